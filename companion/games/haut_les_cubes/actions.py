@@ -1,0 +1,242 @@
+"""What each card can legally do from a state: the action generators.
+
+Each generator yields the *legal, effective* actions of one card for one seat. A card with no
+such action is discarded without effect; a card with one must be used (the "compulsory when
+possible" principle), which is why :func:`possible` matters as much as the lists themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from companion.games.haut_les_cubes.cards import (
+    HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
+)
+from companion.games.haut_les_cubes.geometry import (
+    Cell, Cube, adjacent, all_squares, cubes_on_top, footprint, heights_of,
+    is_square, king_distance, neighbours, push_targets, table_squares,
+)
+from companion.games.haut_les_cubes.moves import Place, Play
+from companion.games.haut_les_cubes.state import HlcState
+
+
+def placements(state: HlcState) -> list[Place]:
+    """First placements of the active seat's giant: free table squares touching a cube."""
+    seat = state.active
+    assert seat is not None
+    taken = state.occupied()
+    return [Place(seat, c) for c in sorted(table_squares(state.heights)) if c not in taken]
+
+
+# -- Napozla ----------------------------------------------------------------------------------
+
+def bbox(state: HlcState, margin: int) -> tuple[range, range]:
+    xs = [c[0] for c in state.heights] or [0]
+    ys = [c[1] for c in state.heights] or [0]
+    return range(min(xs) - margin, max(xs) + margin), range(min(ys) - margin, max(ys) + margin)
+
+
+def cube_level(state: HlcState, x: int, y: int) -> int:
+    """The level a cube laid at (x, y) comes to rest at: on the highest cell under it."""
+    return max(state.height(c) for c in footprint(x, y))
+
+
+def napozla_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    """Every full-base placement: on the table touching the mountain, or on a flat 2×2 of
+    equal height. A cube whose footprint lies within one cell of an existing cube's cell is the
+    only kind that can touch one, so the anchors are taken from around the mountain."""
+    if state.reserves[seat] == 0:
+        return
+    player = state.players[seat]
+    giants = state.occupied()
+    heights = state.heights
+    anchors = set()
+    for cx, cy in heights:
+        for dx in (-2, -1, 0, 1):
+            for dy in (-2, -1, 0, 1):
+                anchors.add((cx + dx, cy + dy))
+    for x, y in sorted(anchors):
+        z = heights.get((x, y), 0)
+        if (heights.get((x + 1, y), 0) != z or heights.get((x, y + 1), 0) != z
+                or heights.get((x + 1, y + 1), 0) != z):
+            continue
+        if giants and any(c in giants for c in footprint(x, y)):
+            continue
+        yield Play(player, NAPOZLA, cube=(x, y, z))
+
+
+# -- Nenlèvsa ---------------------------------------------------------------------------------
+
+def removable(state: HlcState, cube: Cube) -> bool:
+    """No cube (even offset) and no giant on top."""
+    if cubes_on_top(cube, state.cubes):
+        return False
+    giants = state.occupied()
+    return not any(c in giants and state.height(c) == cube[2] + 1 for c in footprint(cube[0], cube[1]))
+
+
+def relocation_options(state: HlcState, cubes_after: frozenset[Cube],
+                       active: int) -> list[tuple[tuple[str, Cell], ...]]:
+    """Where isolated giants go after a removal (RULINGS: isolated giants): the set of isolated
+    giants is fixed right after the removal; each then moves, in turn order from the active
+    player, to a nearest square free at that moment (king distance, then Euclidean). Ties are
+    the owner's choice, so every combination of tied choices is an option."""
+    n = len(state.players)
+    removed = state.cubes - cubes_after
+    near = {c2 for r in removed for c in footprint(r[0], r[1]) for c2 in neighbours(c)}
+    if not any(g is not None and g in near and state.height(g) == 0 for g in state.giants):
+        return [()]  # no giant on the ground beside the removed cube: nobody is isolated
+    heights = heights_of(cubes_after)
+    order = [(active + k) % n for k in range(n)]
+    isolated = [
+        i for i in order
+        if state.giants[i] is not None and heights.get(state.giants[i], 0) == 0
+        and not is_square(state.giants[i], heights)  # type: ignore[arg-type]
+    ]
+    if not isolated:
+        return [()]
+    squares = sorted(table_squares(heights))
+    options: list[tuple[tuple[str, Cell], ...]] = []
+
+    def place(k: int, positions: dict[int, Cell], chosen: tuple[tuple[str, Cell], ...]) -> None:
+        if k == len(isolated):
+            options.append(chosen)
+            return
+        seat = isolated[k]
+        origin = state.giants[seat]
+        assert origin is not None
+        taken = {p for s, p in positions.items() if s != seat}
+        free = [c for c in squares if c not in taken]
+        if not free:  # nowhere to go (only after a removal the rules forbid): stays put
+            place(k + 1, positions, chosen)
+            return
+
+        def key(c: Cell) -> tuple[int, int]:
+            return (king_distance(origin, c), (c[0] - origin[0]) ** 2 + (c[1] - origin[1]) ** 2)
+
+        best = min(key(c) for c in free)
+        for cell in free:
+            if key(cell) == best:
+                place(k + 1, {**positions, seat: cell}, chosen + ((state.players[seat], cell),))
+
+    place(0, {i: p for i, p in enumerate(state.giants) if p is not None}, ())
+    return options
+
+
+def nenlevsa_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    if len(state.cubes) <= 1:
+        return
+    player = state.players[seat]
+    for cube in sorted(state.cubes):
+        if removable(state, cube):
+            after = state.cubes - {cube}
+            for option in relocation_options(state, after, seat):
+                yield Play(player, NENLEVSA, cube=cube, relocate=option)
+
+
+# -- giant moves ------------------------------------------------------------------------------
+
+def _free_square(state: HlcState, cell: Cell, taken: set[Cell]) -> bool:
+    return cell not in taken and is_square(cell, state.heights)
+
+
+def moaveou_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    pos = state.giants[seat]
+    if pos is None:
+        return
+    level = state.height(pos)
+    taken = state.occupied()
+    player = state.players[seat]
+    for n in neighbours(pos):
+        if _free_square(state, n, taken) and state.height(n) <= level + 1:
+            yield Play(player, MOAVEOU, to=n)
+
+
+def pushes(state: HlcState, seat: int) -> list[Play]:
+    """Pushes of a neighbouring giant at the same height (both pusher choices)."""
+    pos = state.giants[seat]
+    if pos is None:
+        return []
+    level = state.height(pos)
+    taken = state.occupied()
+    player = state.players[seat]
+    out = []
+    for v, vpos in enumerate(state.giants):
+        if v == seat or vpos is None or not adjacent(pos, vpos) or state.height(vpos) != level:
+            continue
+        for t in push_targets(pos, vpos):
+            if not _free_square(state, t, taken):
+                continue
+            if state.height(t) > level and not state.options.push_uphill:
+                continue
+            out.append(Play(player, POUSSTOIA, to=t, target=state.players[v]))
+            out.append(Play(player, POUSSTOIA, to=t, target=state.players[v], take=True))
+    return out
+
+
+def void_pushes(state: HlcState, seat: int) -> list[Play]:
+    """Steps 'into the void': a free neighbouring square at exactly the same level."""
+    pos = state.giants[seat]
+    if pos is None:
+        return []
+    level = state.height(pos)
+    taken = state.occupied()
+    player = state.players[seat]
+    return [Play(player, POUSSTOIA, to=n) for n in neighbours(pos)
+            if _free_square(state, n, taken) and state.height(n) == level]
+
+
+def pousstoia_actions(state: HlcState, seat: int) -> list[Play]:
+    found = pushes(state, seat)
+    return found if found else void_pushes(state, seat)
+
+
+def hopla_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    pos = state.giants[seat]
+    if pos is None:
+        return
+    level = state.height(pos)
+    taken = state.occupied()
+    player = state.players[seat]
+    for n in neighbours(pos):  # high jumps
+        if _free_square(state, n, taken) and state.height(n) > level:
+            yield Play(player, HOPLA, to=n)
+    for c in sorted(all_squares(state.heights)):  # long jumps
+        if c != pos and c not in taken and state.height(c) <= level:
+            yield Play(player, HOPLA, to=c)
+
+
+def tvavoartoa_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    pos = state.giants[seat]
+    if pos is None:
+        return
+    taken = state.occupied()
+    player = state.players[seat]
+    for t, tpos in enumerate(state.giants):
+        if t == seat or tpos is None or adjacent(pos, tpos):
+            continue
+        level = state.height(tpos)
+        for n in neighbours(tpos):
+            if not _free_square(state, n, taken):
+                continue
+            if state.height(n) > level and not state.options.slingshot_uphill:
+                continue
+            yield Play(player, TVAVOARTOA, to=n, target=state.players[t])
+
+
+GENERATORS = {
+    NAPOZLA: napozla_actions, NENLEVSA: nenlevsa_actions, MOAVEOU: moaveou_actions,
+    POUSSTOIA: pousstoia_actions, HOPLA: hopla_actions, TVAVOARTOA: tvavoartoa_actions,
+}
+
+
+def actions(state: HlcState, seat: int, card: str) -> list[Play]:
+    """Every legal effective action of ``card`` for ``seat``."""
+    return list(GENERATORS[card](state, seat))
+
+
+def possible(state: HlcState, seat: int, card: str) -> bool:
+    """Whether ``card`` has an effect available, so that discarding it is not allowed."""
+    if card == POUSSTOIA and state.options.push_void_optional:
+        return bool(pushes(state, seat))
+    return next(iter(GENERATORS[card](state, seat)), None) is not None
