@@ -13,9 +13,9 @@ from companion.games.haut_les_cubes.cards import (
     HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
 )
 from companion.games.haut_les_cubes.geometry import (
-    Cell, Cube, adjacent, all_squares, cubes_on_top, footprint, heights_of,
-    is_square, king_distance, neighbours, push_targets, table_squares,
+    Cell, Cube, adjacent, footprint, is_square, king_distance, neighbours, push_targets,
 )
+from companion.games.haut_les_cubes.mountain import after_change
 from companion.games.haut_les_cubes.moves import Place, Play
 from companion.games.haut_les_cubes.state import HlcState
 
@@ -25,7 +25,7 @@ def placements(state: HlcState) -> list[Place]:
     seat = state.active
     assert seat is not None
     taken = state.occupied()
-    return [Place(seat, c) for c in sorted(table_squares(state.heights)) if c not in taken]
+    return [Place(seat, c) for c in sorted(state.mountain.ring) if c not in taken]
 
 
 # -- Napozla ----------------------------------------------------------------------------------
@@ -42,25 +42,13 @@ def cube_level(state: HlcState, x: int, y: int) -> int:
 
 
 def napozla_actions(state: HlcState, seat: int) -> Iterator[Play]:
-    """Every full-base placement: on the table touching the mountain, or on a flat 2×2 of
-    equal height. A cube whose footprint lies within one cell of an existing cube's cell is the
-    only kind that can touch one, so the anchors are taken from around the mountain."""
+    """Every full-base placement touching the mountain, off the giants' squares."""
     if state.reserves[seat] == 0:
         return
     player = state.players[seat]
     giants = state.occupied()
-    heights = state.heights
-    anchors = set()
-    for cx, cy in heights:
-        for dx in (-2, -1, 0, 1):
-            for dy in (-2, -1, 0, 1):
-                anchors.add((cx + dx, cy + dy))
-    for x, y in sorted(anchors):
-        z = heights.get((x, y), 0)
-        if (heights.get((x + 1, y), 0) != z or heights.get((x, y + 1), 0) != z
-                or heights.get((x + 1, y + 1), 0) != z):
-            continue
-        if giants and any(c in giants for c in footprint(x, y)):
+    for x, y, z in state.mountain.sites:
+        if giants and any(c in giants and state.height(c) == z for c in footprint(x, y)):
             continue
         yield Play(player, NAPOZLA, cube=(x, y, z))
 
@@ -69,24 +57,24 @@ def napozla_actions(state: HlcState, seat: int) -> Iterator[Play]:
 
 def removable(state: HlcState, cube: Cube) -> bool:
     """No cube (even offset) and no giant on top."""
-    if cubes_on_top(cube, state.cubes):
+    if cube not in state.mountain.free_tops:
         return False
     giants = state.occupied()
     return not any(c in giants and state.height(c) == cube[2] + 1 for c in footprint(cube[0], cube[1]))
 
 
-def relocation_options(state: HlcState, cubes_after: frozenset[Cube],
+def relocation_options(state: HlcState, removed: Cube,
                        active: int) -> list[tuple[tuple[str, Cell], ...]]:
     """Where isolated giants go after a removal (RULINGS: isolated giants): the set of isolated
     giants is fixed right after the removal; each then moves, in turn order from the active
     player, to a nearest square free at that moment (king distance, then Euclidean). Ties are
     the owner's choice, so every combination of tied choices is an option."""
     n = len(state.players)
-    removed = state.cubes - cubes_after
-    near = {c2 for r in removed for c in footprint(r[0], r[1]) for c2 in neighbours(c)}
+    near = {c2 for c in footprint(removed[0], removed[1]) for c2 in neighbours(c)}
     if not any(g is not None and g in near and state.height(g) == 0 for g in state.giants):
         return [()]  # no giant on the ground beside the removed cube: nobody is isolated
-    heights = heights_of(cubes_after)
+    after = after_change(state.cubes, removed, added=False)
+    heights = after.heights
     order = [(active + k) % n for k in range(n)]
     isolated = [
         i for i in order
@@ -95,7 +83,7 @@ def relocation_options(state: HlcState, cubes_after: frozenset[Cube],
     ]
     if not isolated:
         return [()]
-    squares = sorted(table_squares(heights))
+    squares = sorted(after.ring)
     options: list[tuple[tuple[str, Cell], ...]] = []
 
     def place(k: int, positions: dict[int, Cell], chosen: tuple[tuple[str, Cell], ...]) -> None:
@@ -127,17 +115,16 @@ def nenlevsa_actions(state: HlcState, seat: int) -> Iterator[Play]:
     if len(state.cubes) <= 1:
         return
     player = state.players[seat]
-    for cube in sorted(state.cubes):
+    for cube in state.mountain.free_tops:
         if removable(state, cube):
-            after = state.cubes - {cube}
-            for option in relocation_options(state, after, seat):
+            for option in relocation_options(state, cube, seat):
                 yield Play(player, NENLEVSA, cube=cube, relocate=option)
 
 
 # -- giant moves ------------------------------------------------------------------------------
 
 def _free_square(state: HlcState, cell: Cell, taken: set[Cell]) -> bool:
-    return cell not in taken and is_square(cell, state.heights)
+    return cell not in taken and (cell in state.mountain.heights or cell in state.mountain.ring)
 
 
 def moaveou_actions(state: HlcState, seat: int) -> Iterator[Play]:
@@ -201,7 +188,7 @@ def hopla_actions(state: HlcState, seat: int) -> Iterator[Play]:
     for n in neighbours(pos):  # high jumps
         if _free_square(state, n, taken) and state.height(n) > level:
             yield Play(player, HOPLA, to=n)
-    for c in sorted(all_squares(state.heights)):  # long jumps
+    for c in sorted(state.mountain.squares):  # long jumps
         if c != pos and c not in taken and state.height(c) <= level:
             yield Play(player, HOPLA, to=c)
 
@@ -228,6 +215,21 @@ GENERATORS = {
     NAPOZLA: napozla_actions, NENLEVSA: nenlevsa_actions, MOAVEOU: moaveou_actions,
     POUSSTOIA: pousstoia_actions, HOPLA: hopla_actions, TVAVOARTOA: tvavoartoa_actions,
 }
+
+
+def sample(state: HlcState, seat: int, card: str, rng) -> Play | None:
+    """One legal effective action of ``card`` drawn uniformly, or None when there is none: the
+    same distribution as a choice from :func:`actions`, without listing them all when the list
+    is long (Napozla's sites are drawn by rejection)."""
+    if card == NAPOZLA and state.reserves[seat] > 0:
+        sites = state.mountain.sites
+        giants = state.occupied()
+        for _ in range(16 if sites else 0):
+            x, y, z = rng.choice(sites)
+            if not any(c in giants and state.height(c) == z for c in footprint(x, y)):
+                return Play(state.players[seat], NAPOZLA, cube=(x, y, z))
+    found = actions(state, seat, card)
+    return rng.choice(found) if found else None
 
 
 def actions(state: HlcState, seat: int, card: str) -> list[Play]:

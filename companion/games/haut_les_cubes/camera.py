@@ -150,7 +150,7 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
         out.append(Play(active, NAPOZLA, cube=(x, y, actions.cube_level(state, x, y))))
     for cube in gone:
         seat = state.turn
-        options = actions.relocation_options(state, state.cubes - {cube}, seat)
+        options = actions.relocation_options(state, cube, seat)
         seen_option = tuple((s, moved[s]) for s, _ in (options[0] if options else ()) if s in moved)
         for option in options + ([seen_option] if seen_option not in options else []):
             out.append(Play(active, NENLEVSA, cube=cube, relocate=option))

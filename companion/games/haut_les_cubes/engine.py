@@ -10,7 +10,9 @@ from companion.games.base import (
 )
 from companion.games.haut_les_cubes import actions, camera, judge, moves, transitions
 from companion.games.haut_les_cubes.cards import CARDS, DECK, DECK_SIZE, MOAVEOU, NENLEVSA
-from companion.games.haut_les_cubes.geometry import all_squares, cube_contact, footprint, neighbours
+from companion.games.haut_les_cubes.geometry import (
+    cube_contact, footprint, neighbours,
+)
 from companion.games.haut_les_cubes.moves import Move, Place, Play
 from companion.games.haut_les_cubes.state import (
     PHASE_OVER, PHASE_PLACEMENT, PHASE_PLAY, SEATS, HlcOptions, HlcState, start_layout,
@@ -198,7 +200,7 @@ class HautLesCubes(Game[HlcState, Move]):
                                 relocate=move.relocate)
             if not move.relocate and move.cube in state.cubes and move.seat in state.players:
                 options = actions.relocation_options(
-                    state, state.cubes - {move.cube}, state.players.index(move.seat))
+                    state, move.cube, state.players.index(move.seat))
                 if len(options) > 1:
                     raise AmbiguousMove(
                         f"{text!r}: say where the isolated giants go",
@@ -241,15 +243,16 @@ class HautLesCubes(Game[HlcState, Move]):
             "heights": [[x, y, h] for (x, y), h in sorted(state.heights.items())],
             "giants": [{"seat": s, "cell": list(p), "level": state.height(p)}
                        for s, p in zip(state.players, state.giants) if p is not None],
-            "squares": [list(c) for c in sorted(all_squares(state.heights)) if c not in taken],
+            "squares": [list(c) for c in sorted(state.mountain.squares) if c not in taken],
             "last_card": state.last_card,
         }
 
     # -- playouts -----------------------------------------------------------------------------
 
     def random_move(self, state: HlcState, rng: random.Random) -> Move:
-        """The card is drawn with the odds of the cards not yet seen since the last shuffle,
-        then one of its legal actions uniformly (or the discard when it has none)."""
+        """The card is drawn with the odds of the cards not yet seen since the last shuffle, then
+        one of its effects at random (or the discard when it has none): for Nenlèvsa a removable
+        cube, then where its isolated giants go; for the others one of the legal actions."""
         if state.phase == PHASE_PLACEMENT:
             return rng.choice(actions.placements(state))
         if state.phase != PHASE_PLAY or state.turn is None:
@@ -257,7 +260,12 @@ class HautLesCubes(Game[HlcState, Move]):
         cards = self._available_cards(state)
         weights = [DECK[c] - state.seen[CARDS.index(c)] for c in cards]
         card = rng.choices(cards, weights=weights)[0]
-        found = actions.actions(state, state.turn, card)
-        if found:
-            return rng.choice(found)
-        return Play(state.players[state.turn], card)
+        seat = state.turn
+        if card == NENLEVSA:
+            cubes = [c for c in state.mountain.free_tops if actions.removable(state, c)]
+            if cubes and len(state.cubes) > 1:
+                cube = rng.choice(cubes)
+                option = rng.choice(actions.relocation_options(state, cube, seat))
+                return Play(state.players[seat], card, cube=cube, relocate=option)
+            return Play(state.players[seat], card)
+        return actions.sample(state, seat, card, rng) or Play(state.players[seat], card)

@@ -64,13 +64,12 @@ def is_square(cell: Cell, heights: dict[Cell, int]) -> bool:
 
 def table_squares(heights: dict[Cell, int]) -> set[Cell]:
     """Every bare table cell touching a cube."""
-    out: set[Cell] = set()
-    for cell, h in heights.items():
+    ring: set[Cell] = set()
+    for (x, y), h in heights.items():
         if h > 0:
-            for n in neighbours(cell):
-                if heights.get(n, 0) == 0:
-                    out.add(n)
-    return out
+            ring.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1),
+                         (x + 1, y + 1), (x - 1, y + 1), (x - 1, y - 1), (x + 1, y - 1)))
+    return {c for c in ring if heights.get(c, 0) == 0}
 
 
 def all_squares(heights: dict[Cell, int]) -> set[Cell]:
@@ -125,3 +124,4 @@ def cell_name(cell: Cell) -> str:
 
 def cube_name(cube: Cube) -> str:
     return f"{cube[0]},{cube[1]}^{cube[2]}"
+

@@ -134,7 +134,7 @@ def _check_nenlevsa(state: HlcState, move: Play, seat: int) -> Verdict:
         return _illegal(move, rules.NENLEVSA_FREE_TOP)
     if len(state.cubes) <= 1:
         return _illegal(move, rules.NENLEVSA_LAST_CUBE)
-    options = actions.relocation_options(state, state.cubes - {move.cube}, seat)
+    options = actions.relocation_options(state, move.cube, seat)
     if move.relocate not in options:
         return _illegal(move, rules.NENLEVSA_ISOLATED)
     return _legal(move)

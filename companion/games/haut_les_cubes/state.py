@@ -9,9 +9,9 @@ move, read by the camera in the played-card zone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from companion.games.haut_les_cubes.geometry import Cell, Cube, heights_of
+from companion.games.haut_les_cubes.geometry import Cell, Cube
+from companion.games.haut_les_cubes.mountain import Mountain, mountain
 
 SEATS = ("red", "yellow", "blue", "green", "white", "black")
 
@@ -49,13 +49,6 @@ def start_reserve(n_players: int) -> int:
     return (24 - len(start_layout(n_players))) // n_players
 
 
-@lru_cache(maxsize=8192)
-def _heights(cubes: frozenset[Cube]) -> dict[Cell, int]:
-    """The height map of a set of cubes, shared between the states that have the same cubes
-    (most moves leave the cubes alone). Callers never mutate it."""
-    return heights_of(cubes)
-
-
 @dataclass(frozen=True)
 class HlcState:
     """One moment of a game. Seat-indexed tuples follow ``players`` (clockwise play order,
@@ -83,10 +76,15 @@ class HlcState:
     clock: int
     last_card: str | None = None
     reshuffles: int = 0
-    heights: dict[Cell, int] = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
+    mountain: Mountain = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "heights", _heights(self.cubes))
+        if self.mountain is None or self.mountain.cubes is not self.cubes:
+            object.__setattr__(self, "mountain", mountain(self.cubes))
+
+    @property
+    def heights(self) -> dict[Cell, int]:
+        return self.mountain.heights
 
     # -- derived facts ------------------------------------------------------------------------
 

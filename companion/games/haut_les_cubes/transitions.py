@@ -12,6 +12,7 @@ from companion.games.base import MalformedMove, Verdict
 from companion.games.haut_les_cubes import actions
 from companion.games.haut_les_cubes.cards import CARDS, NAPOZLA, NENLEVSA, dealt, kept
 from companion.games.haut_les_cubes.geometry import cubes_on_top, footprint
+from companion.games.haut_les_cubes.mountain import after_change
 from companion.games.haut_les_cubes.moves import Move, Place, Play
 from companion.games.haut_les_cubes.state import (
     PHASE_OVER, PHASE_PLAY, TARGET_SCORE, HlcState,
@@ -41,20 +42,23 @@ def _play(state: HlcState, move: Play, verdict: Verdict) -> HlcState:
     seat = state.players.index(move.seat)
     giants = list(state.giants)
     cubes = state.cubes
-    reserves = list(state.reserves)
+    facts = state.mountain
+    reserves = state.reserves
     if move.card == NAPOZLA and move.cube is not None:
         x, y, z = move.cube
         if any(g is not None and g in footprint(x, y) and state.height(g) == z for g in giants):
             raise MalformedMove("a cube cannot be laid where a giant stands")
-        cubes = cubes | {move.cube}
-        reserves[seat] = max(0, reserves[seat] - 1)
+        facts = after_change(cubes, move.cube, added=True)
+        cubes = facts.cubes
+        reserves = _bump(reserves, seat, -1 if reserves[seat] > 0 else 0)
     elif move.card == NENLEVSA and move.cube is not None:
         if cubes_on_top(move.cube, cubes):
             raise MalformedMove("a cube cannot be pulled out from under another")
         if not actions.removable(state, move.cube):
             raise MalformedMove("a cube cannot be removed from under a giant")
-        cubes = cubes - {move.cube}
-        reserves[seat] += 1
+        facts = after_change(cubes, move.cube, added=False)
+        cubes = facts.cubes
+        reserves = _bump(reserves, seat, 1)
         for who, cell in move.relocate:
             giants[state.players.index(who)] = cell
     elif move.to is not None:
@@ -68,37 +72,35 @@ def _play(state: HlcState, move: Play, verdict: Verdict) -> HlcState:
                 giants[seat] = old
             elif move.pusher_to is not None:
                 giants[seat] = move.pusher_to
-    scores = list(state.scores)
-    reached = list(state.reached)
+    scores, reached = state.scores, state.reached
     clock = state.clock + 1
     for player, points in verdict.score_delta.items():
         if points:
             i = state.players.index(player)
-            scores[i] += points
-            reached[i] = clock
-    hands = list(state.hands)
+            scores = _bump(scores, i, points)
+            reached = reached[:i] + (clock,) + reached[i + 1:]
+    hands = state.hands
     payer = seat if hands[seat] > 0 else state.turn
     if payer is not None and hands[payer] > 0:
-        hands[payer] -= 1
-    seen = list(state.seen)
-    seen[CARDS.index(move.card)] += 1
-    after = replace(
-        state, cubes=cubes, giants=tuple(giants), reserves=tuple(reserves), scores=tuple(scores),
-        reached=tuple(reached), hands=tuple(hands), played_round=state.played_round + 1,
-        seen=tuple(seen), clock=clock, last_card=move.card,
-    )
-    return _next_turn(after)
-
-
-def _next_turn(state: HlcState) -> HlcState:
-    """Laps from the first player, skipping empty hands; the round ends when all are empty."""
+        hands = _bump(hands, payer, -1)
+    card = CARDS.index(move.card)
     n = len(state.players)
     assert state.turn is not None
-    for k in range(1, n + 1):
-        nxt = (state.turn + k) % n
-        if state.hands[nxt] > 0:
-            return replace(state, turn=nxt)
-    return end_round(state)
+    turn = next((t for t in ((state.turn + k) % n for k in range(1, n + 1)) if hands[t] > 0), None)
+    after = HlcState(
+        players=state.players, options=state.options, cubes=cubes, giants=tuple(giants),
+        reserves=reserves, scores=scores, reached=reached, hands=hands, phase=state.phase,
+        round=state.round, first=state.first, turn=turn if turn is not None else state.turn,
+        deck=state.deck, discard=state.discard, played_round=state.played_round + 1,
+        seen=_bump(state.seen, card, 1), clock=clock, last_card=move.card,
+        reshuffles=state.reshuffles, mountain=facts,
+    )
+    # laps from the first player, skipping empty hands; the round ends when all are empty
+    return after if turn is not None else end_round(after)
+
+
+def _bump(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    return values[:i] + (values[i] + delta,) + values[i + 1:]
 
 
 def end_round(state: HlcState) -> HlcState:
