@@ -20,7 +20,6 @@ from companion.games.gleebs_and_grues.moves import Move, Place, SetGrues, Step
 from companion.games.gleebs_and_grues.movegen import any_grue_move, can_move
 from companion.games.gleebs_and_grues.pieces import (
     GRUE_PIECES,
-    SEAT_OF_COLOUR,
     Pyramid,
     cell_name,
     index,
@@ -91,7 +90,7 @@ def apply(state: GGState, move: Move) -> GGState:
     if state.stage == "grues":
         return replace(after, stage="place", active=0)
     if state.stage == "place":
-        return _after_placement(after, move)
+        return _after_placement(after)
     if state.stage == "gleeb":
         if any_grue_move(board):
             return replace(after, stage="grue")
@@ -99,9 +98,11 @@ def apply(state: GGState, move: Move) -> GGState:
     return end_of_turn(after)
 
 
-def _after_placement(state: GGState, move: Place) -> GGState:
-    placer = SEAT_OF_COLOUR[move.piece.colour]
-    other = state.players[1 - state.players.index(placer)] if placer in state.players else placer
+def _after_placement(state: GGState) -> GGState:
+    """The other seat places next; a seat with no gleeb of its own left to place is passed over
+    (possible only after a placement of the opponent's gleeb was let stand)."""
+    placer = state.players[state.active]
+    other = state.players[1 - state.active]
     for seat in (other, placer):
         if unplaced_of(state.board, state.eaten, seat):
             return replace(state, stage="place", active=state.players.index(seat))
