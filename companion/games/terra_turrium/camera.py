@@ -1,0 +1,202 @@
+"""From what the camera sees to the moves that could explain it.
+
+The camera reports the height of every tower on the printed board (``tower``, ``cell`` [x, y],
+``level`` = number of blocks) and each flag's colour and square (``flag``, ``cell``, attribute
+``colour``); see ``docs/observation/terra-turrium.md``. Blocks are identical, so the referee
+works from the height map; the aggression track is kept from the history, not read.
+
+:func:`candidates` compares the observation with what the state predicts and hands the
+differences to :mod:`planner`, which builds the moves that could produce them. Each move is
+judged, and priced with the shared arithmetic of :mod:`companion.games.matching`, plus two
+priors in the same unit:
+
+* :data:`ILLEGAL_PRIOR` for a move that breaks a rule: when a legal and an illegal reading
+  explain the picture equally (a block lifted after the active player moved a flag: an illegal
+  take, or the next player's turn?), the legal one is settled; an illegal reading wins only when
+  nothing legal explains the table;
+* :data:`PASS_PRIOR` for each turn ended with nothing done at all: a pass is invisible, so it is
+  the last resort of an explanation.
+
+A candidate is incomplete (``complete=False``) while its last stage could go on: fewer than three
+blocks taken, blocks still in hand, movement points left for a possible flag move, flags still to
+lay out. When movement points run out (or no flag can move any more), the turn's end is added to
+the move, so the win is checked at once. When a player's flags meet the win condition with points
+left, or when the player is the last of the final round, both readings (the turn goes on, the turn
+is over) come at equal cost: the referee asks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Hashable
+
+from companion.games.base import Candidate, Verdict
+from companion.games.matching import MISS, mismatch_cost
+from companion.games.terra_turrium import board, movegen, planner
+from companion.games.terra_turrium.moves import END, END_TURN, Move
+from companion.games.terra_turrium.state import (
+    PHASE_LAYOUT, PHASE_OVER, PHASE_PLAY, STAGE_FLAGS, STAGE_PLACE, STAGE_TAKE,
+    TerraTurriumState, meets_win, progress,
+)
+from companion.games.terra_turrium.table import Table, run
+from companion.observation import Observation, Piece
+
+GAME = "terra-turrium"
+ILLEGAL_PRIOR = 2.5
+PASS_PRIOR = 5.0
+#: more block or flag changes than this between two still moments is not one move
+MAX_BLOCK_CHANGES = 9
+MAX_FLAG_CHANGES = 14
+#: pieces the engine does not judge (the aggression markers are tracked from the history)
+IGNORED_KINDS = ("aggression",)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An observation in the engine's terms: a height map, flags, and keys for matching."""
+
+    heights: tuple[int, ...]
+    flags: tuple[tuple[int, str], ...]
+    keys: tuple[tuple[Hashable, float], ...]
+
+
+def _square_of(piece: Piece) -> int | None:
+    if piece.cell is None or not board.on_board(*piece.cell):
+        return None
+    return board.square(*piece.cell)
+
+
+def read(observation: Observation) -> Reading:
+    towers: dict[int, tuple[int, float]] = {}
+    flags: list[tuple[int, str]] = []
+    keys: list[tuple[Hashable, float]] = []
+    for index, piece in enumerate(observation.pieces):
+        if piece.kind in IGNORED_KINDS:
+            continue
+        sq = _square_of(piece)
+        if piece.kind == "tower" and sq is not None and piece.level is not None:
+            if piece.level == 0:
+                continue  # an empty square reported as such
+            keys.append((("tower", sq, piece.level), piece.conf))
+            if sq not in towers or piece.conf > towers[sq][1]:
+                towers[sq] = (piece.level, piece.conf)
+        elif piece.kind == "flag" and sq is not None and piece.get("colour") in board.SEATS:
+            keys.append((("flag", piece.get("colour"), sq), piece.conf))
+            flags.append((sq, piece.get("colour")))
+        else:
+            keys.append((("unread", index, piece.kind), piece.conf))
+    heights = tuple(towers[sq][0] if sq in towers else 0 for sq in range(board.SQUARES))
+    return Reading(heights, tuple(sorted(flags)), tuple(keys))
+
+
+def expected_keys(state: TerraTurriumState) -> list[tuple[Hashable, float]]:
+    keys: list[tuple[Hashable, float]] = [(("tower", sq, h), MISS)
+                                          for sq, h in enumerate(state.heights) if h > 0]
+    keys += [(("flag", colour, sq), MISS) for sq, colour in state.flags]
+    return keys
+
+
+def explain(state: TerraTurriumState, observation: Observation) -> float:
+    return mismatch_cost(expected_keys(state), read(observation).keys)
+
+
+def expected_observation(state: TerraTurriumState) -> Observation:
+    pieces = [Piece("tower", cell=board.xy(sq), level=h)
+              for sq, h in enumerate(state.heights) if h > 0]
+    pieces += [Piece("flag", cell=board.xy(sq), level=state.heights[sq],
+                     attrs={"colour": colour}) for sq, colour in state.flags]
+    return Observation(game=GAME, pieces=tuple(pieces))
+
+
+# -- candidates ---------------------------------------------------------------------------------
+
+
+def is_complete(move: Move, state: TerraTurriumState) -> bool:
+    """Whether the move's last stage is over (see the module's docstring)."""
+    if move.actions[-1].kind == END or state.phase == PHASE_OVER:
+        return True
+    if state.phase == PHASE_LAYOUT:
+        return False
+    if state.stage == STAGE_TAKE:
+        return len(state.taken) >= board.MAX_TAKES
+    if state.stage == STAGE_PLACE and state.in_hand > 0:
+        return False
+    return not movegen.any_flag_action(state)
+
+
+def _turn_could_end(state: TerraTurriumState) -> bool:
+    return (state.phase == PHASE_PLAY and state.in_hand == 0
+            and state.stage in (STAGE_PLACE, STAGE_FLAGS))
+
+
+def _endings(move: Move, state: TerraTurriumState) -> list[Move]:
+    """The move as seen, and with the turn's end added where it must or may have come."""
+    if move.actions[-1].kind == END or not _turn_could_end(state):
+        return [move]
+    ended = Move(move.actions + (END_TURN,))
+    if not movegen.any_flag_action(state):
+        return [ended]  # nothing left to do: the turn is over
+    seat = state.active_seat
+    last_of_round = bool(state.winners) and state.active == len(state.players) - 1
+    if meets_win(state.heights, state.flags, state.reserve[state.active], seat) or last_of_round:
+        return [move, ended]
+    return [move]
+
+
+def _diff(state: TerraTurriumState, reading: Reading):
+    takes, puts = [], []
+    for sq in range(board.SQUARES):
+        delta = reading.heights[sq] - state.heights[sq]
+        takes += [sq] * max(0, -delta)
+        puts += [sq] * max(0, delta)
+    before, after = Counter(state.flags), Counter(reading.flags)
+    return takes, puts, before - after, after - before
+
+
+def candidates(state: TerraTurriumState, observation: Observation,
+               notation) -> list[Candidate]:
+    """Moves from ``state`` whose result explains ``observation``, cheapest first. A table
+    showing exactly the state gives no candidate (nothing happened that the camera can see)."""
+    if state.phase == PHASE_OVER or observation.hand:
+        return []
+    reading = read(observation)
+    takes, puts, removed, added = _diff(state, reading)
+    if not (takes or puts or removed or added):
+        return []
+    if (len(takes) > MAX_BLOCK_CHANGES or len(puts) > MAX_BLOCK_CHANGES
+            or sum(removed.values()) + sum(added.values()) > MAX_FLAG_CHANGES):
+        return []
+    seen: set[Move] = set()
+    out: list[tuple[tuple, Candidate]] = []
+    for plan in planner.plans(state, takes, puts, removed, added):
+        first = run(state, plan)
+        for move in _endings(plan, first.freeze()):
+            if move in seen:
+                continue
+            seen.add(move)
+            table = first if move is plan else run(state, move)
+            result = table.freeze()
+            verdict = verdict_of(state, move, table)
+            cost = mismatch_cost(expected_keys(result), reading.keys)
+            cost += (0.0 if verdict.legal else ILLEGAL_PRIOR) + PASS_PRIOR * table.empty_turns
+            candidate = Candidate(move=move, state=result, verdict=verdict, cost=round(cost, 6),
+                                  complete=is_complete(move, result))
+            out.append(((candidate.cost, not verdict.legal, len(move.actions),
+                         notation(state, move)), candidate))
+    out.sort(key=lambda pair: pair[0])
+    return [c for _, c in out]
+
+
+def verdict_of(state: TerraTurriumState, move: Move, table: Table) -> Verdict:
+    before = {seat: progress(state.heights, state.flags, seat) for seat in state.players}
+    delta = {}
+    for seat in state.players:
+        now = progress(table.heights, table.flags, seat)
+        if now != before[seat]:
+            delta[seat] = now - before[seat]
+    if table.violations:
+        extra = tuple(f"also breaks {r.id}" for r in table.violations[1:])
+        return Verdict(move=move, legal=False, rule=table.violations[0], score_delta=delta,
+                       notes=tuple(table.notes) + extra)
+    return Verdict(move=move, legal=True, score_delta=delta, notes=tuple(table.notes))
