@@ -102,13 +102,11 @@ class Reading:
     def cost(self, board: Board) -> float:
         return self.off_board + sum(self.cell_cost(c, board[index(c)]) for c in CELLS)
 
-    def changed_cost(self, board: Board, base: float, changes: dict[int, Stack]) -> float:
-        """The cost of ``board`` with ``changes`` applied, given ``base`` = cost(board)."""
-        cost = base
-        for i, stack in changes.items():
-            cell = CELLS[i]
-            cost += self.cell_cost(cell, stack) - self.cell_cost(cell, board[i])
-        return cost
+    def changed_cost(self, board: Board, changes: dict[int, Stack]) -> float:
+        """The cost of ``board`` with ``changes`` applied: only the changed squares are new to
+        the memo, and the sum is taken afresh so equal boards cost exactly the same."""
+        return self.off_board + sum(self.cell_cost(c, changes.get(i, board[i]))
+                                    for i, c in enumerate(CELLS))
 
     def black_cells(self) -> set[Cell]:
         """Squares where any black pyramid was seen (the grues' squares at setup)."""

@@ -192,7 +192,6 @@ class GleebsAndGrues(Game[GGState, Move]):
         if state.stage == "over":
             return []
         reading = camera.Reading(observation)
-        base = reading.cost(state.board)
         if state.stage == "grues":
             moves: list[Move] = list(_settings_near(reading.black_cells()))
         else:
@@ -200,7 +199,7 @@ class GleebsAndGrues(Game[GGState, Move]):
         scored = []
         for move in moves:
             changes, _ = transition.effect(state, move)
-            scored.append((reading.changed_cost(state.board, base, changes), move))
+            scored.append((reading.changed_cost(state.board, changes), move))
         if not scored:
             return []
         best = min(cost for cost, _ in scored)
