@@ -1,0 +1,282 @@
+"""What the camera sees of La Ville des Nains, and which moves explain what it saw.
+
+The reading (``docs/observation/ville-des-nains.md``): the dice in the tray (zone ``tray``), the
+stones left on the table (zone ``pool``), each dwarf's buildings stone by stone (zone
+``player:<seat>``, ``building`` index and ``level``), and the kobold's blue tower (zone
+``kobold``, one stone per level). Cards are not read: a card taken is asked when it matters.
+
+:func:`candidates` does not try every move. It reads what changed against the tracked state (the
+dice faces, the new stones on top of each building, the buildings emptied, the tower's height)
+and builds the few moves that produce exactly that change, with the hidden facts spelled out (a
+drawn stone marked or not, the card taken). When an illegal reading and a legal one would leave
+the table looking exactly the same, the legal one is kept: the camera gives no evidence of the
+illegal act, so the referee does not accuse anyone of it (it asks when several legal readings
+remain).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Hashable
+
+from companion.games.base import Candidate, MalformedMove
+from companion.games.matching import MISS, MISS_HIDDEN, mismatch_cost
+from companion.games.ville_des_nains.components import (
+    BLUE, COLOUR_DICE, COLOUR_FACES, COLOURS, SHAPES, STONE_KINDS, sort_faces,
+)
+from companion.games.ville_des_nains.judge import verdict_of
+from companion.games.ville_des_nains.movegen import can_continue, with_cards
+from companion.games.ville_des_nains.moves import (
+    Build, Draw, KoboldPlay, Move, Roll, Take, Target, notation,
+)
+from companion.games.ville_des_nains.resolve import Result, resolve
+from companion.games.ville_des_nains.state import BUILD, KOBOLD, OVER, VdnState
+from companion.observation import Observation, Piece
+
+GAME = "ville-des-nains"
+TRAY = "tray"
+POOL = "pool"
+KOBOLD_ZONE = "kobold"
+PLAYER = "player:"
+
+
+# --------------------------------------------------------------------------------------------
+# Ideal readings and matching keys
+
+
+def expected_pieces(state: VdnState) -> list[Piece]:
+    pieces = [Piece(kind="die", zone=TRAY, attrs={"die": "colour", "face": f})
+              for f in state.colour_dice]
+    if state.kobold_face is not None:
+        pieces.append(Piece(kind="die", zone=TRAY, attrs={"die": "kobold",
+                                                          "face": state.kobold_face}))
+    for (colour, shape), n in zip(STONE_KINDS, state.pool):
+        pieces += [Piece(kind="stone", zone=POOL, attrs={"colour": colour, "shape": shape})] * n
+    for seat, row in zip(state.players, state.buildings):
+        for b, building in enumerate(row):
+            for level, (colour, shape) in enumerate(building.stones):
+                pieces.append(Piece(kind="stone", zone=PLAYER + seat, level=level,
+                                    attrs={"building": b, "colour": colour, "shape": shape}))
+    pieces += [Piece(kind="stone", zone=KOBOLD_ZONE, level=level, attrs={"colour": BLUE})
+               for level in range(state.tower)]
+    return pieces
+
+
+def expected_observation(state: VdnState) -> Observation:
+    return Observation(game=GAME, pieces=tuple(expected_pieces(state)))
+
+
+def piece_key(p: Piece) -> Hashable:
+    zone = p.zone or ""
+    if p.kind == "die" and zone == TRAY:
+        return ("die", str(p.get("die")), str(p.get("face")))
+    if p.kind == "stone":
+        if zone == POOL:
+            return ("pool", p.get("colour"), p.get("shape"))
+        if zone == KOBOLD_ZONE:
+            return ("kobold", p.level)
+        if zone.startswith(PLAYER):
+            return ("stone", zone[len(PLAYER):], p.get("building"), p.level, p.get("colour"),
+                    p.get("shape"))
+    return ("other", p.kind, zone)
+
+
+def expected_keys(state: VdnState) -> list[tuple[Hashable, float]]:
+    """Pool stones lie in a heap and may hide each other: a missing one costs little. Dice,
+    built stones and the kobold's tower stand apart and are always visible."""
+    return [(piece_key(p), MISS_HIDDEN if p.zone == POOL else MISS)
+            for p in expected_pieces(state)]
+
+
+def signature(state: VdnState) -> frozenset[tuple[Hashable, int]]:
+    """What an ideal camera would see of ``state``, as a comparable value."""
+    return frozenset(Counter(piece_key(p) for p in expected_pieces(state)).items())
+
+
+def explain(state: VdnState, observation: Observation) -> float:
+    return mismatch_cost(expected_keys(state),
+                         [(piece_key(p), p.conf) for p in observation.pieces])
+
+
+# --------------------------------------------------------------------------------------------
+# What changed
+
+
+class _Change:
+    """The differences between the tracked state and an observation."""
+
+    def __init__(self, state: VdnState, obs: Observation):
+        colour = sorted((p for p in obs.pieces if p.kind == "die" and p.zone == TRAY
+                         and p.get("die") == "colour" and p.get("face") in COLOUR_FACES),
+                        key=lambda p: -p.conf)[:COLOUR_DICE]
+        faces = sort_faces(tuple(str(p.get("face")) for p in colour))
+        self.colour = faces if len(faces) == COLOUR_DICE else None
+        kob = sorted((p for p in obs.pieces if p.kind == "die" and p.zone == TRAY
+                      and p.get("die") == "kobold"), key=lambda p: -p.conf)
+        self.kobold = str(kob[0].get("face")) if kob else None
+        self.colour_changed = self.colour is not None and self.colour != state.colour_dice
+        self.kobold_changed = (state.options.game == 2 and self.kobold is not None
+                               and self.kobold != state.kobold_face)
+        stacks: dict[tuple[str, int], dict[int, tuple[Any, Any, float]]] = {}
+        tower = 0
+        for p in obs.pieces:
+            if p.kind != "stone" or p.level is None:
+                continue
+            zone = p.zone or ""
+            if zone == KOBOLD_ZONE:
+                tower = max(tower, p.level + 1)
+            elif zone.startswith(PLAYER):
+                b = p.get("building")
+                if not isinstance(b, int) or isinstance(b, bool) or b < 0:
+                    continue
+                levels = stacks.setdefault((zone[len(PLAYER):], b), {})
+                old = levels.get(p.level)
+                if old is None or p.conf > old[2]:
+                    levels[p.level] = (p.get("colour"), p.get("shape"), p.conf)
+        self.tower_delta = tower - state.tower
+        self.takes: list[Take] = []
+        self.destroyed: list[Target] = []
+        self.unreadable = False
+        keys = set(stacks)
+        for i, seat in enumerate(state.players):
+            keys |= {(seat, b) for b in range(len(state.buildings[i]))}
+        for seat, b in sorted(keys):
+            if seat not in state.players:
+                continue
+            row = state.buildings[state.players.index(seat)]
+            current = row[b].stones if b < len(row) else ()
+            levels = stacks.get((seat, b), {})
+            height = max(levels) + 1 if levels else 0
+            if height > len(current):
+                new = [levels.get(level) for level in range(len(current), height)]
+                if any(n is None or n[0] not in COLOURS or n[1] not in SHAPES for n in new):
+                    self.unreadable = True
+                    continue
+                self.takes += [Take(seat, b, str(n[0]), str(n[1])) for n in new if n]
+            elif height == 0 and current:
+                self.destroyed.append(Target(seat, b))
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.colour_changed or self.kobold_changed or self.takes or self.destroyed
+                    or self.tower_delta)
+
+
+def _draw_variants(state: VdnState, d: int, destroyed: list[Target]) -> list[tuple[Draw, ...]]:
+    """The blue stones drawn: ``d`` of them, the ``destroyed`` buildings each destroyed by one
+    marked stone, the rest marked (nothing to destroy) or plain: one variant per count of
+    marked stones the box still allows, since the camera cannot see the symbol."""
+    if d < 0 or d < len(destroyed):
+        return []
+    if d == 0:
+        return [()]
+    if state.options.game == 2:
+        return [] if destroyed else [(Draw(False),) * d]
+    k = len(destroyed)
+    marked_left, plain_left = state.marked_left_in_box(), state.plain_left_in_box()
+    out = []
+    for extra in range(d - k + 1):
+        plain = d - k - extra
+        if k + extra <= marked_left and plain <= plain_left:
+            out.append(tuple(Draw(True, t) for t in destroyed) + (Draw(True),) * extra
+                       + (Draw(False),) * plain)
+    if not out and k > marked_left and d - marked_left <= plain_left:
+        # more destructions than marked stones left: some were done with plain stones
+        out.append(tuple(Draw(True, t) for t in destroyed[:marked_left])
+                   + tuple(Draw(False, t) for t in destroyed[marked_left:])
+                   + (Draw(False),) * (d - k))
+    return out
+
+
+def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
+    players = state.players
+    nxt = state.next_index()
+    owners = list(dict.fromkeys(t.seat for t in ch.takes))
+    k = state.kobold_index()
+    moves: list[Move] = []
+
+    def builds(seat: str, roll: tuple[str, ...] | None) -> None:
+        for draws in _draw_variants(state, ch.tower_delta, ch.destroyed):
+            if ch.takes or draws:
+                moves.append(Build(seat=seat, take=tuple(ch.takes), draws=draws, roll=roll))
+
+    def kobold(roll: str | None) -> None:
+        if k is None or ch.takes or ch.tower_delta < 0 or len(ch.destroyed) > 1:
+            return
+        destroy = ch.destroyed[0] if ch.destroyed else None
+        if ch.tower_delta or destroy:
+            moves.append(KoboldPlay(players[k], add=ch.tower_delta, destroy=destroy, roll=roll))
+
+    stirred = bool(ch.takes or ch.destroyed or ch.tower_delta)
+    if ch.colour_changed and not ch.kobold_changed:
+        assert ch.colour is not None
+        rollers = [players[nxt]] + owners + ([players[state.turn]] if state.stage != OVER else [])
+        for seat in dict.fromkeys(rollers):
+            if stirred:
+                builds(seat, ch.colour)
+            else:
+                moves.append(Roll(seat, ch.colour))
+    elif ch.kobold_changed and not ch.colour_changed and k is not None:
+        assert ch.kobold is not None
+        if stirred:
+            kobold(ch.kobold)
+        else:
+            moves.append(Roll(players[k], (ch.kobold,)))
+    elif not ch.colour_changed and not ch.kobold_changed and stirred:
+        if state.stage == BUILD:
+            builds(players[state.turn], None)
+        if state.stage == KOBOLD:
+            kobold(None)
+        # the next player rolled the very faces already in the tray
+        if state.is_dwarf(nxt) and state.colour_dice:
+            builds(players[nxt], state.colour_dice)
+        if not state.is_dwarf(nxt) and state.kobold_face is not None:
+            kobold(state.kobold_face)
+        for seat in owners:
+            if seat not in (players[state.turn], players[nxt]):
+                builds(seat, None)
+    return list(dict.fromkeys(moves))
+
+
+def _results(state: VdnState, move: Move) -> list[tuple[Move, Result]]:
+    if isinstance(move, Build):
+        return list(with_cards(state, move))
+    try:
+        return [(move, resolve(state, move))]
+    except MalformedMove:
+        return []
+
+
+def _complete(state: VdnState, move: Move, after: VdnState) -> bool:
+    if isinstance(move, Roll) or after.stage == OVER:
+        return True
+    mover = state.players.index(move.seat)
+    return not (after.stage in (BUILD, KOBOLD) and after.turn == mover and can_continue(after))
+
+
+def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
+    if state.stage == OVER:
+        return []
+    ch = _Change(state, observation)
+    if not ch.anything:
+        return []
+    found: list[tuple[Move, Result]] = []
+    for move in _hypotheses(state, ch):
+        found += _results(state, move)
+    by_look: dict[frozenset, list[tuple[Move, Result]]] = {}
+    for move, result in found:
+        by_look.setdefault(signature(result.state), []).append((move, result))
+    out: list[Candidate] = []
+    seen: set[Move] = set()
+    for group in by_look.values():
+        legal = [pair for pair in group if pair[1].rule is None]
+        for move, result in legal or group:
+            if move in seen:
+                continue
+            seen.add(move)
+            out.append(Candidate(move=move, state=result.state,
+                                 verdict=verdict_of(state, move, result),
+                                 cost=explain(result.state, observation),
+                                 complete=_complete(state, move, result.state)))
+    out.sort(key=lambda c: (round(c.cost, 9), not c.verdict.legal, notation(c.move)))
+    return out
