@@ -282,6 +282,12 @@ class Game(ABC, Generic[S, M]):
         """What an ideal camera would report for ``state`` (every confidence 1): used to write
         observation files, to tell the synthetic table what to draw, and in tests."""
 
+    def hide_for_question(self, state: S, observation: Observation) -> Observation:
+        """``observation`` as the camera would report it if the hidden fact of the move that led
+        to ``state`` could not be read (the card face not visible, the die hidden by a hand):
+        scripted games use it to make the referee ask. By default nothing is hidden."""
+        return observation
+
     # -- notation and JSON --------------------------------------------------------------------
 
     @abstractmethod

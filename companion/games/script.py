@@ -17,7 +17,7 @@ A step is a move in its JSON form and what happens at the table:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 STEP_KINDS = ("play", "illegal", "let_stand", "ask")
 
@@ -44,3 +44,31 @@ class Script:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
     title: str = ""
+
+
+def observation_lines(game: Any, script: Script) -> Iterator[dict[str, Any]]:
+    """The lines of an observation file for ``script``: what an ideal camera would report after
+    each step, and what the people at the table would say (answers, let-stand).
+
+    * ``play``: the position after the move;
+    * ``illegal``: the position after the illegal move (the referee flags it); the next step is
+      then judged from the position before it, as when the players put things right;
+    * ``let_stand``: the position after the illegal move, then ``{"let_stand": true}``;
+    * ``ask``: the position after the move with the hidden fact not visible (the game's
+      ``hide_for_question`` removes it), then the answer in notation.
+    """
+    state = game.setup(script.players, game.options_from_json(dict(script.options)),
+                       seed=script.seed)
+    for step in script.steps:
+        move = game.move_from_json(step.move)
+        after = game.apply(state, move)
+        observation = game.expected_observation(after)
+        if step.kind == "ask":
+            observation = game.hide_for_question(after, observation)
+        yield observation.to_json()
+        if step.kind == "let_stand":
+            yield {"let_stand": True}
+        if step.kind == "ask":
+            yield {"answer": game.notation(state, move)}
+        if step.kind != "illegal":
+            state = after

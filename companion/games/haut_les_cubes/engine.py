@@ -171,6 +171,11 @@ class HautLesCubes(Game[HlcState, Move]):
     def expected_observation(self, state: HlcState) -> Observation:
         return camera.expected_observation(state)
 
+    def hide_for_question(self, state: HlcState, observation: Observation) -> Observation:
+        """The played card unreadable (laid face down, or covered)."""
+        from dataclasses import replace
+        return replace(observation, pieces=tuple(p for p in observation.pieces if p.kind != "card"))
+
     # -- notation and JSON --------------------------------------------------------------------
 
     def notation(self, state: HlcState, move: Move) -> str:

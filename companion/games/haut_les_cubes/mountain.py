@@ -115,7 +115,8 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
     # the ring can change only within one cell of the changed cells
     window = {(cx, cy) for cx in range(x - 1, x + 3) for cy in range(y - 1, y + 3)}
     ring = set(c for c in parent.ring if c not in window)
-    near = {c for c in heights if abs(c[0] - x - 0.5) <= 2.5 and abs(c[1] - y - 0.5) <= 2.5}
+    near = [(cx, cy) for cx in range(x - 2, x + 4) for cy in range(y - 2, y + 4)
+            if (cx, cy) in heights]
     ring.update(c for c in _ring_of(near, heights) if c in window)
     ring_f = frozenset(ring)
     # a site can change only if its footprint or its contact cells meet the changed cells

@@ -96,7 +96,7 @@ class HlcState:
         return None if self.turn is None else self.players[self.turn]
 
     def height(self, cell: Cell) -> int:
-        return self.heights.get(cell, 0)
+        return self.mountain.heights.get(cell, 0)
 
     def giant_at(self, cell: Cell) -> int | None:
         """Seat index of the giant on ``cell``, if any."""

@@ -1,0 +1,133 @@
+"""Vision proposes, rules dispose: deciding what an observation means.
+
+Given the tracked state, what the camera saw, the last move (which the player may still be
+adjusting) and a tentative move (a card laid whose action has not happened yet), the game lists
+the candidate moves and how well each explains the picture. This module turns that list into
+one decision:
+
+* ``nothing``: the table is as the state says (or too uncertain to say otherwise yet);
+* ``settle``: one clear winner, legal or not;
+* ``revise``: the last move was adjusted within the same turn; the new reading replaces it;
+* ``tentative``: the player has started a move that is not complete yet (wait and see);
+* ``ask``: several candidates explain the picture about equally and differ in what matters
+  (the position, the verdict or the score): a person must choose;
+* ``unexplained``: nothing explains the picture (a knocked-over stack, a move the rules cannot
+  produce): say so with the nearest candidates and wait.
+
+Nothing here changes state or writes anything; :mod:`companion.referee.referee` acts on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games import Candidate, Game
+from companion.games.matching import CLEAR_MARGIN, unexplained_threshold
+from companion.observation import Observation
+
+#: how options from the different starting points rank when they explain the picture equally:
+#: a single move from the tracked state first, then a move after the tentative one, then a
+#: revision of the last move
+BASE_RANK = {"current": 0, "after_tentative": 1, "revision": 2}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A candidate and the state it starts from."""
+
+    candidate: Candidate
+    base: str  # "current", "revision" or "after_tentative"
+
+    @property
+    def cost(self) -> float:
+        return self.candidate.cost
+
+
+@dataclass
+class Decision:
+    kind: str
+    chosen: Option | None = None
+    options: list[Option] = field(default_factory=list)
+    reason: str = ""
+    nothing_cost: float = 0.0
+
+
+def signature(game: Game, option: Option) -> tuple[Any, ...]:
+    """What distinguishes two interpretations for the players: where the pieces end up, the
+    verdict and the score. Options with the same signature need no question."""
+    v = option.candidate.verdict
+    return (option.candidate.state, v.legal, v.rule.id if v.rule else None,
+            tuple(sorted(v.score_delta.items())))
+
+
+def _groups(game: Game, options: list[Option]) -> list[list[Option]]:
+    groups: dict[tuple[Any, ...], list[Option]] = {}
+    for opt in sorted(options, key=lambda o: (o.cost, BASE_RANK[o.base],
+                                              not o.candidate.verdict.legal)):
+        groups.setdefault(signature(game, opt), []).append(opt)
+    return sorted(groups.values(), key=lambda g: g[0].cost)
+
+
+def problem_pieces(observation: Observation) -> str | None:
+    """Pieces the reader flagged as unreadable where they stand (a giant across a line)."""
+    for p in observation.pieces:
+        if p.get("on_line"):
+            what = p.get("colour") or p.kind
+            return f"the {what} {p.kind} stands across a line: set it straight on a square"
+    return None
+
+
+def decide(game: Game, state: Any, observation: Observation, *,
+           revisable: tuple[Any, Any] | None = None,
+           tentative: Candidate | None = None) -> Decision:
+    """Decide what ``observation`` means from ``state``.
+
+    ``revisable`` is (state before, move) of the last move, which the same player may still be
+    adjusting; ``tentative`` is a started, incomplete move not yet settled.
+    """
+    problem = problem_pieces(observation)
+    if problem:
+        return Decision("unexplained", reason=problem)
+    nothing = game.explain(state, observation)
+    options = [Option(c, "current") for c in game.candidates(state, observation)]
+    if tentative is not None:
+        nothing = min(nothing, game.explain(tentative.state, observation))
+        options += [Option(c, "after_tentative")
+                    for c in game.candidates(tentative.state, observation)]
+    if revisable is not None:
+        before, move = revisable
+        options += [Option(c, "revision") for c in game.candidates(before, observation)
+                    if c.move != move]
+    revisions = [o for o in options if o.base == "revision"]
+    if revisions:
+        # a revision must explain the table clearly better than any new move: players adjust
+        # their own move now and then, but the next player moving is the normal course
+        others = [o.cost for o in options if o.base != "revision"]
+        if others and min(o.cost for o in revisions) > min(others) - CLEAR_MARGIN:
+            options = [o for o in options if o.base != "revision"]
+    if not options:
+        return Decision("nothing", nothing_cost=nothing)
+    groups = _groups(game, options)
+    best = groups[0][0]
+    if nothing <= best.cost + CLEAR_MARGIN:
+        return Decision("nothing", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
+                        reason="unchanged" if nothing <= best.cost else "uncertain")
+    threshold = unexplained_threshold(len(observation.pieces))
+    if best.cost > threshold:
+        return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
+                        reason="no move of the rules explains the table")
+    close = [g[0] for g in groups if g[0].cost - best.cost < CLEAR_MARGIN]
+    if len(close) > 1:
+        if all(not o.candidate.complete for o in close):
+            return Decision("tentative", chosen=None, options=close, nothing_cost=nothing,
+                            reason="a card was laid; which one cannot be read")
+        return Decision("ask", options=close, nothing_cost=nothing,
+                        reason="several moves explain the table equally well")
+    if not best.candidate.complete:
+        kind = "tentative"
+    elif best.base == "revision":
+        kind = "revise"
+    else:
+        kind = "settle"
+    return Decision(kind, chosen=best, options=[g[0] for g in groups[:3]], nothing_cost=nothing)
