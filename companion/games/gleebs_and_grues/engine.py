@@ -135,6 +135,10 @@ class GleebsAndGrues(Game[GGState, Move]):
                          f"straight to the grue step")
         if state.stage == "gleeb" and after.stage != "grue":
             notes.append("no grue can move: the grue step is skipped")
+        if after.stage != "over" and state.stage in ("gleeb", "grue") \
+                and after.turn > state.turn + 1:
+            notes.append(f"{after.players[1 - after.active]} can do nothing this turn: "
+                         f"{after.players[after.active]} plays on")
         if after.stage == "over":
             outcome = self.outcome(after)
             if outcome is not None:

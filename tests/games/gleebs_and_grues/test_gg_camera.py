@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.games.gleebs_and_grues import SetGrues
 from companion.games.gleebs_and_grues.camera import visible
+from companion.games.gleebs_and_grues.diagram import board_from_diagram
 from companion.games.gleebs_and_grues.pieces import pyramid_from_code
 from companion.games.matching import CLEAR_MARGIN, MISS, MISS_HIDDEN, unexplained_threshold
 from companion.observation import Observation, Piece
@@ -99,7 +100,7 @@ def test_candidates_see_a_gleeb_eaten():
     assert "eaten: the small blue gleeb" in cands[0].verdict.notes
 
 
-def test_candidates_find_a_placement(placing_state=None):
+def test_candidates_find_a_placement():
     state = GAME.apply(GAME.setup(PLAYERS), SetGrues((0, 0), (1, 1), (2, 2)))
     move = GAME.parse_notation(state, "Yl@d4")
     cands = _best(state, move)
@@ -186,7 +187,6 @@ def test_the_example_of_the_observation_page_is_the_fixture_position():
     assert GAME.explain(fixture, obs) == 0.0
     assert GAME.scores(fixture) == {"green-red": 7, "blue-yellow": 4}
     drawn = re.findall(r"```\n(\..*?)```", text, re.S)[0]
-    from companion.games.gleebs_and_grues.diagram import board_from_diagram
     assert board_from_diagram(drawn) == fixture.board
 
 

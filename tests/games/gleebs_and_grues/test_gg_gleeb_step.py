@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import MalformedMove
+from companion.games.gleebs_and_grues import Step
 
 from ._support import BY, GAME, GR, after, assert_breaks, assert_legal, pos
 
@@ -126,7 +127,6 @@ def test_legal_gleeb_moves_are_exactly_those_check_accepts(state):
 def test_stepping_from_an_empty_square_is_malformed(state):
     with pytest.raises(MalformedMove, match="nothing on a4"):
         GAME.parse_notation(state, "a4xb4")
-    from companion.games.gleebs_and_grues import Step
     with pytest.raises(MalformedMove, match="nothing on a4"):
         GAME.check(state, Step((0, 3), (1, 3)))
     with pytest.raises(MalformedMove, match="nothing to split"):
@@ -159,3 +159,16 @@ def test_a_seat_with_nothing_to_do_passes_the_turn():
         Rs/Ym/Ks   .   .   Gl/Yl/Km
     """)
     assert GAME.to_move(state) == GR and state.stage == "gleeb" and state.turn == 1
+
+
+def test_the_verdict_says_when_a_seat_is_passed_over():
+    state = pos("""
+        .   .      .   Bs
+        .   .      .   .
+        Gm  .      Rl  .
+        .   Ys/Rm  .   Km
+    """, active=1, stage="grue")
+    v = assert_legal(state, "Km d1xb1")          # the last free grue pins b1
+    assert "blue-yellow can do nothing this turn: green-red plays on" in v.notes
+    nxt = GAME.apply(state, v.move)
+    assert GAME.to_move(nxt) == GR and nxt.stage == "gleeb" and nxt.turn == 2
