@@ -55,3 +55,14 @@ def test_every_rule_speaks_french_and_english():
         assert rule.fr and rule.en and rule.fr != rule.en
         assert rule.message("en") == rule.en and rule.message("fr") == rule.fr
         assert RuleRef.from_json(rule.to_json()) == rule
+
+
+def test_every_rule_has_a_legal_and_an_illegal_test_named_for_it():
+    folder = Path(__file__).resolve().parent
+    names = set()
+    for path in folder.glob("test_*.py"):
+        names |= set(re.findall(r"def (test_\w+)", path.read_text(encoding="utf-8")))
+    for rule_id in rules.RULES:
+        base = "test_" + re.sub(r"[.-]", "_", rule_id)
+        for kind in ("__legal", "__illegal"):
+            assert any(n.startswith(base + kind) for n in names), f"no {base + kind}* test"
