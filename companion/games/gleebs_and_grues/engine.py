@@ -124,10 +124,10 @@ class GleebsAndGrues(Game[GGState, Move]):
         notes = []
         for eaten in after.eaten[len(state.eaten):]:
             notes.append(f"eaten: the {eaten.describe()}")
-        if isinstance(move, Step) and state.stage == "grue":
-            landed = after.stack(move.to)
-            if is_pinned(landed) and not is_pinned(state.stack(move.to)):
-                notes.append(f"pinned: the stack of {len(landed) - 1} on {cell_name(move.to)}")
+        if isinstance(move, Step) and is_free_grue(state.stack(move.frm)):
+            target = state.stack(move.to)
+            if len(target) > 1 and not is_pinned(target):
+                notes.append(f"pinned: the stack of {len(target)} on {cell_name(move.to)}")
         if state.stage == "place" and after.stage in ("gleeb", "grue", "over"):
             notes.append("placement over: the movement phase begins")
         if after.stage == "grue" and state.stage != "gleeb":
