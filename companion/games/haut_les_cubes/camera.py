@@ -63,25 +63,30 @@ class Reading:
     card_conf: float
     keys: tuple[tuple[Hashable, float], ...]
     shift: tuple[int, int]
+    #: cubes the reader saw laid off the lattice (squares not lined up)
+    aligned: dict[tuple[int, int, int], bool]
 
 
-def _raw(observation: Observation) -> tuple[list, list, tuple[str | None, float]]:
+def _raw(observation: Observation) -> tuple[list, list, tuple[str | None, float], set]:
     cubes, giants = [], []
+    misaligned = set()
     card: tuple[str | None, float] = (None, 0.0)
     for p in observation.pieces:
         if p.kind == "cube" and p.cell is not None and p.level is not None:
             cubes.append(((p.cell[0], p.cell[1], p.level), p.conf))
+            if p.get("aligned") is False:
+                misaligned.add((p.cell[0], p.cell[1], p.level))
         elif p.kind == "giant" and p.cell is not None and p.get("colour"):
             giants.append((p.get("colour"), p.cell, p.level or 0, p.conf))
         elif p.kind == "card" and p.zone == "played" and p.get("card") in CARDS:
             if p.conf > card[1]:
                 card = (p.get("card"), p.conf)
-    return cubes, giants, card
+    return cubes, giants, card, misaligned
 
 
 def register(state: HlcState, observation: Observation) -> Reading:
     """Translate the observation onto the state's lattice (see the module's docstring)."""
-    cubes, giants, (card, card_conf) = _raw(observation)
+    cubes, giants, (card, card_conf), misaligned = _raw(observation)
     known = state.cubes
     best, best_shift = -1.0, (0, 0)
     if cubes and known:
@@ -104,7 +109,8 @@ def register(state: HlcState, observation: Observation) -> Reading:
         keys.append((("card", card), card_conf))
     else:
         card = None
-    return Reading(moved_cubes, moved_giants, card, card_conf, tuple(keys), best_shift)
+    aligned = {(x + dx, y + dy, z): False for x, y, z in misaligned}
+    return Reading(moved_cubes, moved_giants, card, card_conf, tuple(keys), best_shift, aligned)
 
 
 def cost(state: HlcState, reading: Reading) -> float:
@@ -147,7 +153,9 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
     out: list[Move] = []
     for cube in new_cubes:
         x, y, _ = cube
-        out.append(Play(active, NAPOZLA, cube=(x, y, actions.cube_level(state, x, y))))
+        aligned = reading.aligned.get(cube, True)
+        out.append(Play(active, NAPOZLA, cube=(x, y, actions.cube_level(state, x, y)),
+                        aligned=aligned))
     for cube in gone:
         seat = state.turn
         options = actions.relocation_options(state, cube, seat)

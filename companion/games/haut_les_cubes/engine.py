@@ -203,7 +203,8 @@ class HautLesCubes(Game[HlcState, Move]):
                 if tops:
                     move = Play(move.seat, move.card, cube=max(tops, key=lambda c: c[2]),
                                 relocate=move.relocate)
-            if not move.relocate and move.cube in state.cubes and move.seat in state.players:
+            if (not move.relocate and move.cube in state.cubes and move.seat in state.players
+                    and actions.removable(state, move.cube)):
                 options = actions.relocation_options(
                     state, move.cube, state.players.index(move.seat))
                 if len(options) > 1:

@@ -17,7 +17,7 @@ from companion.games.haut_les_cubes.cards import (
     CARDS, DECK, HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA, TITLE, jump_points,
 )
 from companion.games.haut_les_cubes.geometry import (
-    adjacent, cube_contact, cubes_on_top, footprint, is_square, push_targets, touches_mountain,
+    adjacent, cube_contact, cubes_on_top, footprint, king_distance, is_square, push_targets, touches_mountain,
 )
 from companion.games.haut_les_cubes.moves import Move, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
@@ -125,6 +125,8 @@ def _check_napozla(state: HlcState, move: Play, seat: int) -> Verdict:
         return _illegal(move, rules.NAPOZLA_FULL_BASE)
     if z == 0 and not cube_contact(x, y, state.heights):
         return _illegal(move, rules.NAPOZLA_CONTACT)
+    if not move.aligned:
+        return _illegal(move, rules.NAPOZLA_ALIGN)
     return _legal(move)
 
 
@@ -211,7 +213,10 @@ def _check_hopla(state: HlcState, move: Play, seat: int) -> Verdict:
         return _illegal(move, bad)
     level, new = state.height(pos), state.height(move.to)
     if new > level:
-        if not adjacent(pos, move.to):
+        distance = king_distance(pos, move.to)
+        if distance == 2:  # a high jump reaches a neighbouring square, no further
+            return _illegal(move, rules.HOPLA_HIGH)
+        if distance > 2:  # a long jump never lands higher
             return _illegal(move, rules.HOPLA_LONG)
         return _legal(move, None, "high jump")
     if move.to == pos:

@@ -14,6 +14,7 @@ Nenlèvsa), P (Pousstoia), H (Hoplà), T (Tvavoartoa); cells are ``x,y`` and cub
 
     red: @-1,2          red's giant is placed on the table at cell (-1, 2)
     red: N 2,0^1        Napozla: a cube laid at (2, 0), level 1
+    red: N 2,0^1~       ... with its squares not lined up with the others' (not allowed)
     red: M 3,2          Moavéou to (3, 2)
     red: P blue>4,1     Pousstoia: blue pushed to (4, 1), red stays
     red: P blue>4,1 =   ... and red takes blue's place
@@ -61,6 +62,8 @@ class Play:
     relocate: tuple[tuple[str, Cell], ...] = ()
     #: where a pusher went when it neither stayed nor took its victim's place (illegal)
     pusher_to: Cell | None = None
+    #: False when the cube was laid with its squares not lined up with the others (illegal)
+    aligned: bool = True
 
     @property
     def is_null(self) -> bool:
@@ -75,7 +78,7 @@ Move = Place | Play
 
 _CELL = r"(-?\d+),(-?\d+)"
 _RE_PLACE = re.compile(rf"^@{_CELL}$")
-_RE_CUBE = re.compile(rf"^{_CELL}(?:\^(\d+))?$")
+_RE_CUBE = re.compile(rf"^{_CELL}(?:\^(\d+))?(~)?$")
 _RE_CELL = re.compile(rf"^{_CELL}$")
 _RE_TARGET = re.compile(rf"^([a-z]*)>{_CELL}$")
 
@@ -89,7 +92,7 @@ def notation(move: Move) -> str:
         return f"{move.seat}: {letter} -"
     if move.card in (NAPOZLA, NENLEVSA):
         assert move.cube is not None
-        text = f"{move.seat}: {letter} {cube_name(move.cube)}"
+        text = f"{move.seat}: {letter} {cube_name(move.cube)}" + ("" if move.aligned else "~")
         for seat, cell in move.relocate:
             text += f" | {seat}>{cell_name(cell)}"
         return text
@@ -144,7 +147,9 @@ def parse(text: str, default_level: "callable[[int, int], int] | None" = None) -
             relocate.append((r[1], (int(r[2]), int(r[3]))))
         if relocate and card != NENLEVSA:
             raise MalformedMove(f"{text!r}: only Nenlèvsa relocates isolated giants")
-        return Play(seat, card, cube=(x, y, z), relocate=tuple(relocate))
+        if m[4] and card != NAPOZLA:
+            raise MalformedMove(f"{text!r}: '~' (not lined up) is said of a cube laid")
+        return Play(seat, card, cube=(x, y, z), relocate=tuple(relocate), aligned=not m[4])
     take, pusher_to = False, None
     eq = re.search(rf"\s=(?:{_CELL})?$", details)
     if eq:
@@ -190,6 +195,8 @@ def to_json(move: Move) -> dict[str, Any]:
         out["relocate"] = [[seat, list(cell)] for seat, cell in move.relocate]
     if move.pusher_to is not None:
         out["pusher_to"] = list(move.pusher_to)
+    if not move.aligned:
+        out["aligned"] = False
     return out
 
 
@@ -209,7 +216,8 @@ def _seat(value: Any, what: str) -> str:
 def from_json(data: Mapping[str, Any]) -> Move:
     if not isinstance(data, Mapping):
         raise MalformedMove(f"a move is a JSON object, not {type(data).__name__}")
-    known = {"seat", "place", "card", "cube", "to", "target", "take", "relocate", "pusher_to"}
+    known = {"seat", "place", "card", "cube", "to", "target", "take", "relocate", "pusher_to",
+             "aligned"}
     extra = sorted(set(data) - known)
     if extra:
         raise MalformedMove(f"unknown field(s) in move: {', '.join(extra)}")
@@ -248,5 +256,11 @@ def from_json(data: Mapping[str, Any]) -> Move:
         raise MalformedMove("'take' / 'pusher_to' (where the pusher went) need a pushed target")
     if take and pusher_to is not None:
         raise MalformedMove("'take' and 'pusher_to' exclude each other")
+    aligned = data.get("aligned", True)
+    if not isinstance(aligned, bool):
+        raise MalformedMove("aligned must be true or false")
+    if not aligned and (card != NAPOZLA or cube is None):
+        raise MalformedMove("'aligned' is said of a cube laid with Napozla")
     return Play(seat, card, cube=cube, to=to, target=target, take=take,  # type: ignore[arg-type]
-                relocate=tuple(relocate), pusher_to=pusher_to)  # type: ignore[arg-type]
+                relocate=tuple(relocate), pusher_to=pusher_to,  # type: ignore[arg-type]
+                aligned=aligned)

@@ -43,13 +43,6 @@ TURN_ORDER = _r(
     "Ce n'est pas le tour de ce joueur.",
     "It is not this player's turn.",
 )
-OWN_GIANT = _r(
-    "hlc.moaveou.own-giant",
-    "« Moavéou » (déplacement) — « Le Géant du joueur se déplace sur une des huit cases "
-    "contiguës. »",
-    "Cette carte déplace le géant du joueur qui la pose, pas un autre.",
-    "This card moves the giant of the player who lays it, not another one.",
-)
 COMPULSORY = _r(
     "hlc.compulsory",
     "Pose des cartes — « Il est obligé d'effectuer l'action qu'elle indique si c'est possible, "
