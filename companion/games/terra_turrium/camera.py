@@ -10,12 +10,18 @@ differences to :mod:`planner`, which builds the moves that could produce them. E
 judged, and priced with the shared arithmetic of :mod:`companion.games.matching`, plus two
 priors in the same unit:
 
-* :data:`ILLEGAL_PRIOR` for a move that breaks a rule: when a legal and an illegal reading
+* :data:`ILLEGAL_PRIOR` for each rule a move breaks: when a legal and an illegal reading
   explain the picture equally (a block lifted after the active player moved a flag: an illegal
   take, or the next player's turn?), the legal one is settled; an illegal reading wins only when
-  nothing legal explains the table;
+  nothing legal explains the table, and then the one breaking the fewest rules;
+* :data:`END_PRIOR` for each turn's end inside the move (followed by the next player's
+  actions): one player's actions are likelier than two players' in one still moment, so the
+  turn goes on unless that reading breaks a rule;
 * :data:`PASS_PRIOR` for each turn ended with nothing done at all: a pass is invisible, so it is
   the last resort of an explanation.
+
+The priors are at least :data:`~companion.games.matching.CLEAR_MARGIN` apart, so the referee
+settles these choices without asking.
 
 A candidate is incomplete (``complete=False``) while its last stage could go on: fewer than three
 blocks taken, blocks still in hand, movement points left for a possible flag move, flags still to
@@ -43,7 +49,8 @@ from companion.games.terra_turrium.table import Table, run
 from companion.observation import Observation, Piece
 
 GAME = "terra-turrium"
-ILLEGAL_PRIOR = 2.5
+ILLEGAL_PRIOR = 5.0
+END_PRIOR = 2.5
 PASS_PRIOR = 5.0
 #: more block or flag changes than this between two still moments is not one move
 MAX_BLOCK_CHANGES = 9
@@ -120,8 +127,8 @@ def is_complete(move: Move, state: TerraTurriumState) -> bool:
         return False
     if state.stage == STAGE_TAKE:
         return len(state.taken) >= board.MAX_TAKES
-    if state.stage == STAGE_PLACE and state.in_hand > 0:
-        return False
+    if state.stage == STAGE_PLACE:
+        return state.in_hand == 0
     return not movegen.any_flag_action(state)
 
 
@@ -179,13 +186,20 @@ def candidates(state: TerraTurriumState, observation: Observation,
             result = table.freeze()
             verdict = verdict_of(state, move, table)
             cost = mismatch_cost(expected_keys(result), reading.keys)
-            cost += (0.0 if verdict.legal else ILLEGAL_PRIOR) + PASS_PRIOR * table.empty_turns
+            cost += prior(move, table)
             candidate = Candidate(move=move, state=result, verdict=verdict, cost=round(cost, 6),
                                   complete=is_complete(move, result))
             out.append(((candidate.cost, not verdict.legal, len(move.actions),
                          notation(state, move)), candidate))
     out.sort(key=lambda pair: pair[0])
     return [c for _, c in out]
+
+
+def prior(move: Move, table: Table) -> float:
+    """What a reading costs beyond the picture (see the module's docstring)."""
+    inner_ends = sum(1 for a in move.actions[:-1] if a.kind == END)
+    return (ILLEGAL_PRIOR * len(table.violations) + END_PRIOR * inner_ends
+            + PASS_PRIOR * table.empty_turns)
 
 
 def verdict_of(state: TerraTurriumState, move: Move, table: Table) -> Verdict:

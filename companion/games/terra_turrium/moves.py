@@ -60,7 +60,8 @@ class Action:
         if any(not 0 <= s < board.SQUARES for s in self.squares):
             raise MalformedMove("a square is off the 10×10 board")
         if self.kind == LAY and self.colour not in board.SEATS:
-            raise MalformedMove(f"a flag laid out needs its colour: one of {', '.join(board.SEATS)}")
+            raise MalformedMove("a flag laid out needs its colour: one of "
+                                f"{', '.join(board.SEATS)}")
         if self.kind != LAY and self.colour:
             raise MalformedMove("only a flag laid out names a colour")
 

@@ -1,10 +1,10 @@
 """The cheapest way a flag could have gone from one square to another.
 
 The camera sees where a flag stood and where it stands now, never the squares in between. The
-referee assumes the path most favourable to the player: the one breaking the fewest rules, then
-costing the fewest movement points. Only when no legal path exists does the flag's move read as
-illegal, and then it names the rule the best path breaks (a two-level climb, an empty square, a
-tower that carries a flag, ...).
+referee assumes the path most favourable to the player: the one breaking the fewest rules
+(spending more movement points than are left counts as one), then costing the fewest points.
+Only when no legal path exists does the flag's move read as illegal, and then it names the rule
+the best path breaks (a two-level climb, an empty square, a tower that carries a flag, ...).
 """
 
 from __future__ import annotations
@@ -30,55 +30,68 @@ def _occupants(table: Table, moving_from: int | None, colour: str) -> dict[int, 
 
 
 def best_path(table: Table, colour: str, starts: dict[int, Cost], target: int,
-              moving_from: int | None) -> tuple[tuple[int, ...], Cost] | None:
+              moving_from: int | None,
+              budget: int | None = None) -> tuple[tuple[int, ...], Cost] | None:
     """The best path to ``target`` from one of ``starts`` (square -> cost already spent), as
     the squares walked and its cost; ``moving_from`` is the square the moving flag leaves (its
-    own presence there is no obstacle). Reaching ``target`` where an enemy flag stands is a
-    capture, priced by the capture table."""
+    own presence there is no obstacle); ``budget`` the movement points left (the table's, by
+    default). Reaching ``target`` where an enemy flag stands is a capture, priced by the capture
+    table."""
     heights = table.heights
+    budget = table.mp if budget is None else budget
+    over = budget + 1
     occupied = _occupants(table, moving_from, colour)
-    attacks_left = table.attacks[table.players.index(colour)] < board.MAX_ATTACKS \
-        if colour in table.players else True
+    attacks_left = (colour not in table.players
+                    or table.attacks[table.players.index(colour)] < board.MAX_ATTACKS)
 
-    def final_cost(a: int) -> Cost:
+    def final_step(a: int) -> tuple[int, int]:
         here = occupied.get(target, [])
         enemy = any(c != colour for c in here)
         vio = (heights[target] == 0) + (abs(heights[target] - heights[a]) > 1) + (colour in here)
         if enemy and board.territory(target) != colour and not attacks_left:
             vio += 1
-        return vio, table.step_cost(a, target, enemy), 1
+        return vio, table.step_cost(a, target, enemy)
 
-    best: dict[int, Cost] = {}
-    parent: dict[int, int | None] = {}
-    heap: list[tuple[Cost, int]] = []
+    # a node is (square, points spent, capped at one over the budget)
+    Node = tuple[int, int]
+    best: dict[Node, Cost] = {}
+    parent: dict[Node, Node | None] = {}
+    heap: list[tuple[Cost, Node]] = []
     for sq, cost in starts.items():
-        if sq not in best or cost < best[sq]:
-            best[sq], parent[sq] = cost, None
-            heapq.heappush(heap, (cost, sq))
-    done: set[int] = set()
-    result: tuple[Cost, int] | None = None
+        spent = min(cost[1], over)
+        cost = (cost[0] + (spent == over), cost[1], cost[2])
+        node = (sq, spent)
+        if node not in best or cost < best[node]:
+            best[node], parent[node] = cost, None
+            heapq.heappush(heap, (cost, node))
+    done: set[Node] = set()
+    found: Node | None = None
     while heap:
-        cost, a = heapq.heappop(heap)
-        if a in done:
+        cost, node = heapq.heappop(heap)
+        if node in done:
             continue
-        done.add(a)
+        done.add(node)
+        a, spent = node
         if a == target:
-            if result is None or cost < result[0]:
-                result = (cost, a)
-            continue
+            found = node
+            break
         for b in board.neighbours(a):
             if b == target:
-                step = final_cost(a)
+                vio, mp = final_step(a)
             else:
-                step = ((heights[b] == 0) + (abs(heights[b] - heights[a]) > 1)
-                        + (b in occupied), 1, 1)
-            new = (cost[0] + step[0], cost[1] + step[1], cost[2] + step[2])
-            if b not in best or new < best[b]:
-                best[b], parent[b] = new, a
-                heapq.heappush(heap, (new, b))
-    if target not in best:
+                vio = ((heights[b] == 0) + (abs(heights[b] - heights[a]) > 1)
+                       + (b in occupied))
+                mp = 1
+            now = min(spent + mp, over)
+            vio += (now == over and spent < over)
+            new = (cost[0] + vio, cost[1] + mp, cost[2] + 1)
+            child = (b, now)
+            if child not in best or new < best[child]:
+                best[child], parent[child] = new, node
+                heapq.heappush(heap, (new, child))
+    if found is None:
         return None
-    path = [target]
+    path = [found]
     while parent[path[-1]] is not None:
         path.append(parent[path[-1]])  # type: ignore[arg-type]
-    return tuple(reversed(path)), best[target]
+    return tuple(sq for sq, _ in reversed(path)), best[found]

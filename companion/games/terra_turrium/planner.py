@@ -320,15 +320,25 @@ def next_turn_plans(state: TerraTurriumState, takes: list[int], puts: list[int],
     (the split breaking the fewest rules), flags go by colour."""
     if state.phase != PHASE_PLAY:
         return
-    mover = state.active_seat
     nxt = state.players[(state.active + 1) % len(state.players)]
     changes = FlagChanges(removed, added)
     next_colours = {nxt} & changes.colours()
     if not takes and not next_colours:
         return  # nothing the next player did
     first_colours = changes.colours() - {nxt}
+    # the blocks alone rank the splits; the flags are planned for the best few
+    ranked: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
+    for n, (t1, p1) in enumerate(_splits(state, takes, puts)):
+        t2 = _multiset_minus(takes, t1)
+        p2 = _multiset_minus(puts, p1)
+        blocks = (_ordered_takes(state, list(t1)) + [put(s) for s in p1] + [END_TURN]
+                  + [take(s) for s in t2] + [put(s) for s in p2])
+        tried = _try(state, blocks)
+        if tried is not None:
+            ranked.append((tried[0], n, t1, p1))
+    ranked.sort()
     best: tuple[int, list[Action]] | None = None
-    for t1, p1 in _splits(state, takes, puts):
+    for _vio, _n, t1, p1 in ranked[:3]:
         first = _segment(state, list(t1), p1, changes, first_colours, changes.vanished)
         if first is None:
             continue

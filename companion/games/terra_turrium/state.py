@@ -61,7 +61,7 @@ class TerraTurriumState:
     #: index of the active player (play phase)
     active: int
     stage: str
-    #: squares blocks were taken from this turn, in order
+    #: squares blocks were taken from this turn (sorted: the order no longer matters once taken)
     taken: tuple[int, ...]
     #: blocks of this turn put down
     placed: int

@@ -91,8 +91,8 @@ class Table:
             players=self.players, options=self.options, start_blocks=self.origin.start_blocks,
             heights=tuple(self.heights), flags=tuple(sorted(self.flags)),
             reserve=tuple(self.reserve), attacks=tuple(self.attacks), phase=self.phase,
-            active=self.active, stage=self.stage, taken=tuple(self.taken), placed=self.placed,
-            mp=self.mp, off_board=self.off_board, turns=tuple(self.turns),
+            active=self.active, stage=self.stage, taken=tuple(sorted(self.taken)),
+            placed=self.placed, mp=self.mp, off_board=self.off_board, turns=tuple(self.turns),
             winners=tuple(self.winners),
         )
 
