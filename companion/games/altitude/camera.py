@@ -25,16 +25,14 @@ from dataclasses import dataclass, field
 from typing import Hashable
 
 from companion.games.altitude import mountain as geo
-from companion.games.altitude.judge import problem, validate
-from companion.games.altitude.manifest import AVALANCHE, SAINT_BERNARD
+from companion.games.altitude.manifest import SAINT_BERNARD
 from companion.games.altitude.movegen import shows_range
-from companion.games.altitude.scoring import scores
 from companion.games.altitude.moves import (
     BUILD, DISCARD, DRAW, DRAWN, FROM_DISCARD, GIVE, HAND, LAY, REPLACE, RESCUE, Move,
 )
 from companion.games.altitude.state import PHASE_END, PHASE_MAIN, AltitudeState
-from companion.games.altitude.transitions import apply
-from companion.games.base import Candidate, MalformedMove, Verdict
+from companion.games.altitude.verdict import judge_move
+from companion.games.base import Candidate, MalformedMove
 from companion.games.matching import MISS, MISS_HIDDEN, mismatch_cost
 from companion.observation import Observation, Piece
 
@@ -331,20 +329,11 @@ def candidates(state: AltitudeState, observation: Observation) -> list[Candidate
     found = []
     for move, complete in moves_for(state, reading):
         try:
-            validate(state, move)
-            rule = problem(state, move)
-            after = apply(state, move)
+            verdict, after = judge_move(state, move)
         except MalformedMove:
             continue
-        verdict = Verdict(move=move, legal=rule is None, rule=rule,
-                          score_delta=score_delta(state, after))
         found.append(Candidate(move=move, state=after, verdict=verdict,
                                cost=cost(after, reading), complete=complete))
     found.sort(key=lambda c: (round(c.cost, 9), not c.verdict.legal, not c.complete,
                               repr(c.move)))
     return found
-
-
-def score_delta(before: AltitudeState, after: AltitudeState) -> dict[str, int]:
-    a, b = scores(before), scores(after)
-    return {seat: b[seat] - a[seat] for seat in before.players if b[seat] != a[seat]}

@@ -9,11 +9,12 @@ from typing import Any, Mapping, Sequence
 
 from companion.games.altitude import camera, movegen, moves, playout, scoring, transitions
 from companion.games.altitude import mountain as geo
-from companion.games.altitude.judge import problem, validate
+from companion.games.altitude.judge import validate
 from companion.games.altitude.manifest import resolve_manifest
 from companion.games.altitude.moves import (
     DISCARD, DRAWN, FROM_DISCARD, GIVE, HAND, LAY, REPLACE, RESCUE, Move,
 )
+from companion.games.altitude.verdict import judge_move
 from companion.games.altitude.state import (
     DEAL, HAND as HAND_SIZE, PHASE_END, PHASE_MAIN, AltitudeOptions, AltitudeState,
     counter_tuple,
@@ -83,18 +84,7 @@ class Altitude(Game[AltitudeState, Move]):
     def check(self, state: AltitudeState, move: Move) -> Verdict:
         if not isinstance(move, Move):
             raise MalformedMove(f"not an Altitude move: {move!r}")
-        validate(state, move)
-        rule = problem(state, move)
-        after = transitions.apply(state, move)
-        notes = []
-        if after.phase == PHASE_END and state.phase == PHASE_MAIN:
-            notes.append("la pioche est épuisée / the deck is out")
-        if after.active == state.active and after.turn_plays == 2 and after.plays_left == 1 \
-                and state.phase == PHASE_MAIN and after.phase == PHASE_MAIN \
-                and state.drawn is None and move.kind != "draw":
-            notes.append("deuxième coup / second play (5 étages)")
-        return Verdict(move=move, legal=rule is None, rule=rule,
-                       score_delta=camera.score_delta(state, after), notes=tuple(notes))
+        return judge_move(state, move)[0]
 
     def apply(self, state: AltitudeState, move: Move) -> AltitudeState:
         if not isinstance(move, Move):
