@@ -24,6 +24,7 @@ PRODUCTS = {
     "firmware": "avr/table_board.hex",
     "host-tests": "host/firmware_tests",
     "fuzzer": "host/parser_fuzzer",
+    "replay": "host/board_replay",
     "simulator": "sim/board_sim",
 }
 
@@ -51,7 +52,7 @@ def missing(target: str) -> list[str]:
         checks += [_program("avr-gcc", "gcc-avr"), _program("avr-objcopy", "binutils-avr"),
                    _file(Path("/usr/lib/avr/include/avr/io.h"), "avr-libc"),
                    _file(ARDUINO_CORE / "cores/arduino/Arduino.h", "arduino-core-avr")]
-    elif target == "host-tests":
+    elif target in ("host-tests", "replay"):
         checks += [_program("g++", "g++")]
     elif target == "fuzzer":
         checks += [_program("clang++", "clang")]

@@ -23,6 +23,7 @@ board with a known USB id is plugged in).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -129,6 +130,7 @@ class BoardLink:
         self.stale_after = stale_after
         self.stats = LinkStats()
         self.board_info: dict[str, str] = {}
+        self.last_error = ""        # the latest reason the board could not be reached
         self.port_in_use: str | None = None
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -256,8 +258,7 @@ class BoardLink:
                 ser = self._open(target)
             except (OSError, ValueError) as exc:   # SerialException is an OSError
                 failures += 1
-                self._failed(failures, f"cannot open {target}: {_reason(exc)}; check the port "
-                             "name (companion device list) and that no other program holds it")
+                self._failed(failures, f"cannot open {target}: {_reason(exc)}")
                 continue
             self.port_in_use = target
             try:
@@ -266,6 +267,7 @@ class BoardLink:
             except _Stopping:
                 return
             except _LinkDown as exc:
+                self.last_error = str(exc)
                 if self._status == "connected":
                     # It worked, then broke: start again from the shortest pause.
                     failures = 1
@@ -284,6 +286,7 @@ class BoardLink:
                 self._interrupt_inflight()
 
     def _failed(self, failures: int, detail: str) -> None:
+        self.last_error = detail
         self._candidate += 1     # with port="auto", try the next candidate next time
         if failures >= self.lost_after:
             self._set_status("lost", detail)
@@ -312,6 +315,9 @@ class BoardLink:
         return ser
 
     def _session(self, ser) -> None:
+        if self._status != "lost":
+            self._set_status(self._status, f"{self.port_in_use} open, waiting for the board to "
+                             "start (opening its port resets it)")
         self._await_ready(ser)
         while True:
             self._handshake(ser)
@@ -388,7 +394,7 @@ class BoardLink:
                 self._exchange(ser, Command("PING"))
                 last = time.monotonic()
                 continue
-            for reply in self._read(ser, 0.02):
+            for reply in self._read(ser, 0.05, idle=True):
                 if reply.kind == "READY":
                     raise _BoardRestarted("the board restarted")
 
@@ -443,6 +449,7 @@ class BoardLink:
         1 + retries unanswered tries, _BoardRestarted when the board shows it rebooted."""
         seq = self._next_seq()
         line = cmd.line(seq)
+        noise_before = self.stats.noise
         for attempt in range(1 + self.retries):
             data = line if attempt == 0 else b"\n" + line   # the newline ends any partial line
             written = time.monotonic()
@@ -478,11 +485,17 @@ class BoardLink:
                         return reply
                     if reply.kind == "NO" and reply.seq is None:
                         damaged = True   # a line reached it damaged: most likely this one
+        noise = self.stats.noise - noise_before
+        if noise:
+            raise _LinkDown(f"the device on {self.port_in_use} sent {noise} lines that are not "
+                            "the board's protocol (another device, a different firmware or "
+                            "speed?)")
         raise _LinkDown(f"no answer from the board on {self.port_in_use} after "
                         f"{1 + self.retries} tries")
 
-    def _read(self, ser, timeout: float) -> list[Reply]:
-        """Checked replies arriving within ``timeout`` seconds (returns at the first ones)."""
+    def _read(self, ser, timeout: float, *, idle: bool = False) -> list[Reply]:
+        """Checked replies arriving within ``timeout`` seconds (returns at the first ones, and
+        when ``idle``, as soon as a command is queued)."""
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
             try:
@@ -497,10 +510,17 @@ class BoardLink:
                     self.stats.noise += 1
                 else:
                     replies.append(reply)
-            if replies or time.monotonic() >= deadline or self._stop.is_set():
+            if (replies or time.monotonic() >= deadline or self._stop.is_set()
+                    or (idle and self._queue)):
                 return replies
 
 
 def _reason(exc: BaseException) -> str:
+    """One short phrase for an OS or pyserial error."""
+    code = getattr(exc, "errno", None)
+    if isinstance(code, int) and code > 0:
+        return os.strerror(code)
     text = str(exc) or type(exc).__name__
+    if "returned no data" in text:
+        return "device disconnected"
     return text.splitlines()[0]

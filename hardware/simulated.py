@@ -65,6 +65,8 @@ class SimulatedBoard:
         self.display = Max7219Model()
         self.leds: tuple[str, ...] = ()
         self.frames = 0                  # strip frames latched
+        self.led_history: deque[tuple[str, ...]] = deque(maxlen=50000)   # every frame, in order
+        self.display_history: deque[bytes] = deque(maxlen=50000)   # every change of the digits
         self.errors: list[str] = []      # WSBAD / SPIBAD / EXIT lines
         self.log: deque[str] = deque(maxlen=2000)
         self.runs = 0                    # times the chip left reset
@@ -73,6 +75,8 @@ class SimulatedBoard:
         self._proc: subprocess.Popen | None = None
         self._cond = threading.Condition()
         self._stderr: deque[str] = deque(maxlen=200)
+        self._cycle_answers = 0
+        self._last_cycle = 0
 
     # -- life cycle -----------------------------------------------------------------------------
 
@@ -146,6 +150,15 @@ class SimulatedBoard:
         self.speed = speed
         self._command(f"speed {speed}")
 
+    def cycles(self, timeout: float = 5.0) -> int:
+        """The chip's cycle count now (16 million a second of chip time)."""
+        with self._cond:
+            asked = self._cycle_answers
+        self._command("cycle")
+        if not self.wait_for(lambda: self._cycle_answers > asked, timeout):
+            raise RuntimeError("board_sim did not report its cycle count")
+        return self._last_cycle
+
     def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Waits until ``predicate()`` holds (it is checked at every event of the chip)."""
         with self._cond:
@@ -186,13 +199,20 @@ class SimulatedBoard:
                     self._path = rest
                 elif kind == "SPI":
                     self.display.latch(int(rest, 16))
+                    lit = self.display.lit
+                    if not self.display_history or self.display_history[-1] != lit:
+                        self.display_history.append(lit)
                 elif kind == "LEDS":
                     self.leds = tuple("#" + c for c in rest.split())
+                    self.led_history.append(self.leds)
                     self.frames += 1
                 elif kind == "RUN":
                     self.runs += 1
                 elif kind == "OPEN":
                     self.opens += 1
+                elif kind == "CYCLE":
+                    self._last_cycle = int(rest)
+                    self._cycle_answers += 1
                 elif kind in ("WSBAD", "SPIBAD", "EXIT"):
                     self.errors.append(line)
                 self._cond.notify_all()
