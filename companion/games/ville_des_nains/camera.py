@@ -8,14 +8,21 @@ stones left on the table (zone ``pool``), each dwarf's buildings stone by stone 
 :func:`candidates` does not try every move. It reads what changed against the tracked state (the
 dice faces, the new stones on top of each building, the buildings emptied, the tower's height)
 and builds the few moves that produce exactly that change, with the hidden facts spelled out (a
-drawn stone marked or not, the card taken). When an illegal reading and a legal one would leave
-the table looking exactly the same, the legal one is kept: the camera gives no evidence of the
-illegal act, so the referee does not accuse anyone of it (it asks when several legal readings
-remain).
+drawn stone marked or not, the card taken).
+
+A candidate's cost is the matching cost (``companion.games.matching``) plus what the reading
+assumes beyond the picture, on the same minus-log-odds scale: a repeat roll the tray cannot show
+(minus the log of its odds) and :data:`ILLEGAL` for an illegal reading. Of readings that leave the
+table looking exactly the same, an illegal one is kept only when it is likelier than every legal
+one (the camera gives no evidence of an illegal act, so the referee accuses no one of it without
+need), and then only the likeliest: no unseen roll, the player on turn or next, fewest rules
+broken. Legal readings that differ by a hidden fact (a card, a marked stone) tie, so the referee
+asks.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any, Hashable
 
@@ -38,6 +45,9 @@ TRAY = "tray"
 POOL = "pool"
 KOBOLD_ZONE = "kobold"
 PLAYER = "player:"
+#: the cost of reading a move as illegal: a rule broken is about as unlikely as a piece the camera
+#: missed (players break a rule now and then, not often)
+ILLEGAL = MISS
 
 
 # --------------------------------------------------------------------------------------------
@@ -232,8 +242,9 @@ def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
             builds(players[nxt], state.colour_dice)
         if not state.is_dwarf(nxt) and state.kobold_face is not None:
             kobold(state.kobold_face)
+        # a player building with no dice of their own (before rolling, or out of turn)
         for seat in owners:
-            if seat not in (players[state.turn], players[nxt]):
+            if seat != players[state.turn] or state.stage != BUILD:
                 builds(seat, None)
     return list(dict.fromkeys(moves))
 
@@ -254,6 +265,34 @@ def _complete(state: VdnState, move: Move, after: VdnState) -> bool:
     return not (after.stage in (BUILD, KOBOLD) and after.turn == mover and can_continue(after))
 
 
+def _repeat_odds(state: VdnState, move: Move) -> float | None:
+    """The odds of the roll a reading assumes happened unseen (the very faces already in the
+    tray), or None when it assumes no such roll."""
+    if isinstance(move, Build) and move.roll is not None and move.roll == state.colour_dice:
+        counts = Counter(move.roll)
+        ways = math.factorial(COLOUR_DICE)
+        for n in counts.values():
+            ways //= math.factorial(n)
+        return ways / len(COLOUR_FACES) ** COLOUR_DICE
+    if isinstance(move, KoboldPlay) and move.roll is not None and move.roll == state.kobold_face:
+        faces = state.options.die_faces()
+        return faces.count(move.roll) / len(faces)
+    return None
+
+
+def unseen_cost(state: VdnState, move: Move) -> float:
+    """What a reading assumes the camera did not see, as a cost on the matching scale (minus the
+    log of its odds): a repeat roll showing the very faces already in the tray (3.6 for three
+    distinct colour faces, 1.1 for a kobold die's 2 after a 2)."""
+    odds = _repeat_odds(state, move)
+    return 0.0 if odds is None else -math.log(odds)
+
+
+def _acting(state: VdnState, move: Move) -> bool:
+    """The reading's player is on turn or next (of two illegal readings, the likelier)."""
+    return move.seat in (state.players[state.turn], state.players[state.next_index()])
+
+
 def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     if state.stage == OVER:
         return []
@@ -269,14 +308,24 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[Move] = set()
     for group in by_look.values():
-        legal = [pair for pair in group if pair[1].rule is None]
-        for move, result in legal or group:
+        keep = [pair for pair in group if pair[1].rule is None]
+        floor = min((unseen_cost(state, m) for m, _ in keep), default=math.inf)
+        illegal = [pair for pair in group if pair[1].rule is not None
+                   and unseen_cost(state, pair[0]) + ILLEGAL < floor]
+        if illegal:
+            def rank(pair: tuple[Move, Result]) -> tuple[float, bool, int]:
+                return (unseen_cost(state, pair[0]), not _acting(state, pair[0]),
+                        len(pair[1].broken))
+            least = min(rank(pair) for pair in illegal)
+            keep += [pair for pair in illegal if rank(pair) == least]
+        for move, result in keep:
             if move in seen:
                 continue
             seen.add(move)
+            prior = unseen_cost(state, move) + (ILLEGAL if result.rule is not None else 0.0)
             out.append(Candidate(move=move, state=result.state,
                                  verdict=verdict_of(state, move, result),
-                                 cost=explain(result.state, observation),
+                                 cost=explain(result.state, observation) + prior,
                                  complete=_complete(state, move, result.state)))
     out.sort(key=lambda c: (round(c.cost, 9), not c.verdict.legal, notation(c.move)))
     return out

@@ -10,9 +10,9 @@ A move is what happened at the table between two still moments:
 * :class:`KoboldPlay`: game 2, the kobold player adds blue stones to the tower (``add``) and/or
   destroys a building (``destroy``), with the same optional ``roll``.
 
-Within one move, stones are taken first (in the order of their buildings), then blue stones are
-drawn, then any card still to take is taken; a stone on a new building takes that building's card
-at that moment. A move of several stones is the same as its stones taken one by one, so
+Within one move, stones are taken first (the roller's own, then those given, each building's
+from the bottom), then blue stones are drawn, then any card still to take is taken; a stone on a
+new building takes that building's card at that moment. A move of several stones is the same as its stones taken one by one, so
 :meth:`legal_moves` lists single actions and the camera proposes whatever was done in between.
 
 Notation (``<building>`` is the building's index in front of its player, from 0; a stone or a
@@ -117,9 +117,11 @@ class Build:
     roll: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
-        # one canonical order, so that equal moves compare equal: stones by building (the
-        # order within a building is its bottom-to-top order), destructions before plain draws
-        object.__setattr__(self, "take", tuple(sorted(self.take, key=lambda t: (t.seat, t.building))))
+        # one canonical order, so that equal moves compare equal: the roller's own stones
+        # first, then by building (the order within a building is its bottom-to-top order);
+        # destructions before plain draws
+        object.__setattr__(self, "take", tuple(sorted(
+            self.take, key=lambda t: (t.seat != self.seat, t.seat, t.building))))
         object.__setattr__(self, "draws", tuple(sorted(self.draws, key=_draw_key)))
         object.__setattr__(self, "cards", tuple(sorted(self.cards, key=lambda c: c.seat)))
         if self.roll is not None:

@@ -88,14 +88,15 @@ def place(state: VdnState, spot: Spot, stone: Stone, face: str) -> VdnState:
 
 
 def roll_satisfiable(state: VdnState, me: int) -> bool:
-    """Option all_or_nothing: can every unused die give ``me`` a stone, all together?"""
+    """Option all_or_nothing: can every unused die give ``me`` a stone, all together, in some
+    order (a roof may need the cubes of the other dice under it first)?"""
     if not state.dice_left:
         return True
-    face = state.dice_left[0]
-    for spot in spots(state, me):
-        for shape in spot.shapes:
-            for colour in die_colours(face):
-                if state.in_pool((colour, shape)) > 0:
-                    if roll_satisfiable(place(state, spot, (colour, shape), face), me):
+    for face in dict.fromkeys(state.dice_left):
+        for spot in spots(state, me):
+            for shape in spot.shapes:
+                for colour in die_colours(face):
+                    if state.in_pool((colour, shape)) > 0 and roll_satisfiable(
+                            place(state, spot, (colour, shape), face), me):
                         return True
     return False

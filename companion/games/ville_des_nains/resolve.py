@@ -44,6 +44,8 @@ class Result:
     notes: tuple[str, ...]
     #: seats that finished a building in this move and still owe the talon a card
     owed: tuple[str, ...] = ()
+    #: every rule the move breaks, in the order met (``rule`` is the first)
+    broken: tuple[RuleRef, ...] = ()
 
 
 class _Run:
@@ -52,9 +54,11 @@ class _Run:
     def __init__(self, state: VdnState):
         self.s = state
         self.rule: RuleRef | None = None
+        self.broken: list[RuleRef] = []
         self.notes: list[str] = []
 
     def flag(self, rule: RuleRef) -> None:
+        self.broken.append(rule)
         if self.rule is None:
             self.rule = rule
 
@@ -191,7 +195,7 @@ class _Run:
             for c in queues[seat]:
                 self.take_card(c)
         owed = tuple(self.s.players[i] for i in dict.fromkeys(finishers)
-                     if self.s.owed_card(i) and self.s.talon)
+                     if self.s.owed_card(i) and self.s.talon and self.s.winner is None)
         if owed:
             self.flag(rules.CARDS_NEW_BEACH if self.s.options.beach else rules.CARDS_NEW)
         return owed
@@ -364,5 +368,5 @@ def resolve(state: VdnState, move: Move) -> Result:
         run.kobold(move)
     else:
         raise MalformedMove(f"not a Ville des Nains move: {move!r}")
-    return Result(run.s, run.rule, tuple(run.notes), owed)
+    return Result(run.s, run.rule, tuple(run.notes), owed, tuple(run.broken))
 
