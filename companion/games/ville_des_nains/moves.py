@@ -44,7 +44,8 @@ from companion.games.ville_des_nains.components import (
     COLOUR_FACES, COLOURS, KOBOLD_FACE, KOBOLD_NUMBERS, SEATS, SHAPES, sort_faces,
 )
 
-ALL_FACES = COLOUR_FACES + KOBOLD_NUMBERS + (KOBOLD_FACE,)
+KOBOLD_DIE_FACES = KOBOLD_NUMBERS + (KOBOLD_FACE,)
+ALL_FACES = COLOUR_FACES + KOBOLD_DIE_FACES
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,9 @@ def parse(text: str) -> Move:
         roll = None
         if "roll" in sections:
             faces = _faces(sections["roll"])
-            if len(faces) != 1:
-                raise MalformedMove("the kobold rolls one die")
+            if len(faces) != 1 or faces[0] not in KOBOLD_DIE_FACES:
+                raise MalformedMove(f"the kobold rolls one die, showing one of "
+                                    f"{', '.join(KOBOLD_DIE_FACES)}")
             roll = faces[0]
         add = 0
         if "add" in sections:
@@ -358,8 +360,9 @@ def from_json(data: Any) -> Move:
         return Roll(seat=me, faces=_faces(",".join(faces)))
     if kind == "kobold":
         roll = _get(data, "roll", str, "move", None)
-        if roll is not None and _faces(roll) != (roll,):
-            raise MalformedMove("move.roll is one kobold-die face")
+        if roll is not None and roll not in KOBOLD_DIE_FACES:
+            raise MalformedMove(f"move.roll is one kobold-die face "
+                                f"({', '.join(KOBOLD_DIE_FACES)}), not {roll!r}")
         add = _get(data, "add", int, "move", 0)
         if add < 0:
             raise MalformedMove("move.add must be 0 or more")
