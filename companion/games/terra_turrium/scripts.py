@@ -126,9 +126,9 @@ play                                  yellow: -c2 -f8 +f2 +f2
 play                                  yellow: i2-h2-g2-f2 i5-i4-i3 /
 play                                  blue: -c2 -g2 +f8 +f8
 play                                  blue: / red: -g2 -f8 +c2 +c2
-play                                  red: b2-c2-d2 c5-c4-b4-b3 /
+play                                  red: b2-c2-d2 c5-c4-b4-b3 /  # red wins first
 play                                  yellow: -b2 -f8 +g2 +g2
-play                                  yellow: i3-i2-h2-g2 h5-h4-i4 /
+play                                  yellow: i3-i2-h2-g2 h5-h4-i4 /  # yellow, co-winner
 ask                                   blue: -c2 -h2 +f8 +f8 /  # last turn of the round: over?
 """
 
