@@ -9,6 +9,7 @@ one decision:
 * ``settle``: one clear winner, legal or not;
 * ``revise``: the last move was adjusted within the same turn; the new reading replaces it;
 * ``tentative``: the player has started a move that is not complete yet (wait and see);
+* ``withdrawn``: the started move was taken back (the table is as it was before it);
 * ``ask``: several candidates explain the picture about equally and differ in what matters
   (the position, the verdict or the score): a person must choose;
 * ``unexplained``: nothing explains the picture (a knocked-over stack, a move the rules cannot
@@ -90,9 +91,12 @@ def decide(game: Game, state: Any, observation: Observation, *,
     if problem:
         return Decision("unexplained", reason=problem)
     nothing = game.explain(state, observation)
+    withdrawn = None
     options = [Option(c, "current") for c in game.candidates(state, observation)]
     if tentative is not None:
-        nothing = min(nothing, game.explain(tentative.state, observation))
+        # with a move started, "nothing new" means it still stands; the table back as it was
+        # before it means it was taken back, which must be clearly the better explanation
+        withdrawn, nothing = nothing, game.explain(tentative.state, observation)
         options += [Option(c, "after_tentative")
                     for c in game.candidates(tentative.state, observation)]
     if revisable is not None:
@@ -106,6 +110,8 @@ def decide(game: Game, state: Any, observation: Observation, *,
         others = [o.cost for o in options if o.base != "revision"]
         if others and min(o.cost for o in revisions) > min(others) - CLEAR_MARGIN:
             options = [o for o in options if o.base != "revision"]
+    if withdrawn is not None and withdrawn < min([nothing] + [o.cost for o in options]) - CLEAR_MARGIN:
+        return Decision("withdrawn", nothing_cost=withdrawn, reason="the started move was taken back")
     if not options:
         return Decision("nothing", nothing_cost=nothing)
     groups = _groups(game, options)

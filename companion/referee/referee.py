@@ -55,6 +55,8 @@ class Referee:
         self.game: Game = session.game
         self.tentative: Tentative | None = None
         self.last_observation: tuple[Observation, bytes | None, str, dict] | None = None
+        #: an observation that arrived while a question was pending, judged once it is answered
+        self._held: tuple[Observation, bytes | None, str, dict] | None = None
         self._unexplained_key: tuple | None = None
         self._listeners: list[Listener] = []
         self._lock = threading.RLock()
@@ -129,7 +131,8 @@ class Referee:
                 return []
             self.last_observation = (observation, image_jpeg, actor, dict(source or {}))
             if self.session.question is not None:
-                return []  # the game waits for the answer
+                self._held = self.last_observation  # the game waits for the answer
+                return []
             return self._judge(observation, image_jpeg, actor, dict(source or {}))
 
     def _revisable(self) -> tuple[Any, Any] | None:
@@ -152,6 +155,9 @@ class Referee:
             out += self._emit(ev.ILLEGAL_RETRACTED, {"target": pending.seq,
                                                      "notation": pending.notation}, actor, source)
         if decision.kind == "nothing":
+            return out
+        if decision.kind == "withdrawn":
+            self.tentative = None
             return out
         if decision.kind == "unexplained":
             return out + self._unexplained(decision, image, actor, source)
@@ -357,10 +363,11 @@ class Referee:
         return verdict
 
     def _rejudge(self) -> list[Event]:
-        """After a person acted, read the table again from the new state."""
-        if self.last_observation is None or self.session.question is not None:
+        """After an answer, judge what the camera saw while the game waited."""
+        held, self._held = self._held, None
+        if held is None or self.session.question is not None:
             return []
-        obs, image, actor, source = self.last_observation
+        obs, image, actor, source = held
         return self._judge(obs, image, actor, source)
 
     def undo(self, *, actor: str = "referee",

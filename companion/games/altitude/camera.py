@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Hashable
 
 from companion.games.altitude import mountain as geo
-from companion.games.altitude.manifest import SAINT_BERNARD
+from companion.games.altitude.manifest import AVALANCHE, SAINT_BERNARD
 from companion.games.altitude.movegen import shows_range
 from companion.games.altitude.moves import (
     BUILD, DISCARD, DRAW, DRAWN, FROM_DISCARD, GIVE, HAND, LAY, REPLACE, RESCUE, Move,
@@ -245,7 +245,9 @@ def _main_moves(state: AltitudeState, reading: Reading) -> list[Move]:
             out += [Move(REPLACE, seat, card=card, slot=slot, target=target, source=src)
                     for src in sources]
         for slot, removed in d.gone.items():
-            if slot in d.changed:
+            # only an avalanche is taken away whole: a vanished mountain card is a replacement
+            # caught half-way (old card thrown, new one not laid yet), not a move to judge
+            if slot in d.changed or state.manifest.kind(removed) != AVALANCHE:
                 continue
             out += [Move(RESCUE, seat, card=sb, slot=slot, target=target, source=src)
                     for sb, src in _saint_bernards(state)]
@@ -308,7 +310,7 @@ def _end_moves(state: AltitudeState, reading: Reading) -> list[tuple[Move, bool]
             out.append((Move(LAY, state.players[j], lays=lays), False))
     for j, d in changes.items():
         if j == i:
-            for slot in d.gone:
+            for slot in (s for s, c in d.gone.items() if m.kind(c) == AVALANCHE):
                 out += [(Move(RESCUE, seat, card=c, slot=slot, source=HAND), True)
                         for c, _ in state.unseen if m.kind(c) == SAINT_BERNARD]
             continue

@@ -153,6 +153,7 @@ class Altitude(Game[AltitudeState, Move]):
     # -- for the dashboard and the board --------------------------------------------------------
 
     def status(self, state: AltitudeState) -> dict[str, Any]:
+        outcome = scoring.outcome(state)
         return {
             "players": list(state.players),
             "active": state.active_seat,
@@ -175,6 +176,7 @@ class Altitude(Game[AltitudeState, Move]):
             "breakdown": {seat: scoring.breakdown(state, i)
                           for i, seat in enumerate(state.players)},
             "deck_name": state.manifest.name,
+            "outcome": None if outcome is None else outcome.to_json(),
         }
 
     def board_view(self, state: AltitudeState) -> dict[str, Any]:

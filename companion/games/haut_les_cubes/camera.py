@@ -26,7 +26,7 @@ from companion.games.haut_les_cubes.cards import (
     CARDS, HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
 )
 from companion.games.haut_les_cubes.geometry import Cell, top_covered
-from companion.games.haut_les_cubes.moves import Move, Place, Play
+from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
 from companion.observation import Observation, Piece
 
@@ -39,8 +39,7 @@ CARD_READ = 0.5
 
 def expected_keys(state: HlcState) -> list[tuple[Hashable, float]]:
     """What an ideal camera sees if ``state`` is true, each with the cost of missing it: a cube
-    whose top is wholly covered may be invisible, so missing it costs little; the card in the
-    played-card zone may have been cleared away by the next player."""
+    whose top is wholly covered may be invisible, so missing it costs little."""
     keys: list[tuple[Hashable, float]] = []
     for cube in state.cubes:
         hidden = top_covered(cube, state.cubes)
@@ -49,7 +48,7 @@ def expected_keys(state: HlcState) -> list[tuple[Hashable, float]]:
         if pos is not None:
             keys.append((("giant", seat, pos[0], pos[1], state.height(pos)), MISS))
     if state.last_card is not None:
-        keys.append((("card", state.last_card), MISS_HIDDEN))
+        keys.append((("card", state.last_card), MISS))
     return keys
 
 
@@ -141,6 +140,10 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
     if state.phase != PHASE_PLAY or state.turn is None:
         return []
     active = state.players[state.turn]
+    if state.last_card is not None and reading.card is None:
+        pile = [Pile()]
+    else:
+        pile = []
     seen_cubes = {cube for cube, _ in reading.cubes}
     new_cubes = sorted(seen_cubes - state.cubes)
     gone = sorted(c for c in state.cubes if c not in seen_cubes and not top_covered(c, state.cubes))
@@ -164,6 +167,7 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
             out.append(Play(active, NENLEVSA, cube=cube, relocate=option))
     out.extend(_giant_moves(state, active, moved))
     out.extend(Play(active, card) for card in cards)  # laid without (yet) an action
+    out.extend(pile)
     unique: dict[Move, None] = dict.fromkeys(out)
     return list(unique)
 
@@ -201,7 +205,9 @@ def candidates(game, state: HlcState, observation: Observation) -> list[Candidat
             after = game.apply(state, move)
         except MalformedMove:
             continue
-        complete = not (isinstance(move, Play) and move.is_null)
+        # a card laid whose action is possible is a move begun: the action may still come; a
+        # card with nothing to do is a discard, complete at once
+        complete = not (isinstance(move, Play) and move.is_null and not verdict.legal)
         found.append(Candidate(move=move, state=after, verdict=verdict,
                                cost=cost(after, reading), complete=complete))
     found.sort(key=lambda c: (c.cost, not c.verdict.legal, not c.complete))

@@ -13,7 +13,7 @@ from companion.games.haut_les_cubes.cards import CARDS, DECK, DECK_SIZE, MOAVEOU
 from companion.games.haut_les_cubes.geometry import (
     cube_contact, footprint, neighbours,
 )
-from companion.games.haut_les_cubes.moves import Move, Place, Play
+from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import (
     PHASE_OVER, PHASE_PLACEMENT, PHASE_PLAY, SEATS, HlcOptions, HlcState, start_layout,
     start_reserve,
@@ -72,7 +72,7 @@ class HautLesCubes(Game[HlcState, Move]):
             return list(actions.placements(state))
         if state.phase != PHASE_PLAY or state.turn is None:
             return []
-        out: list[Move] = []
+        out: list[Move] = [Pile()] if state.last_card is not None else []
         for card in self._available_cards(state):
             found = actions.actions(state, state.turn, card)
             if not found or (card == "pousstoia" and state.options.push_void_optional
@@ -239,6 +239,7 @@ class HautLesCubes(Game[HlcState, Move]):
             "played": state.played_round,
             "cards_played": state.clock,
             "last_card": state.last_card,
+            "zone": state.last_card,
         }
 
     def board_view(self, state: HlcState) -> dict[str, Any]:

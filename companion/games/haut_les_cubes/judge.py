@@ -19,7 +19,7 @@ from companion.games.haut_les_cubes.cards import (
 from companion.games.haut_les_cubes.geometry import (
     adjacent, cube_contact, cubes_on_top, footprint, king_distance, is_square, push_targets, touches_mountain,
 )
-from companion.games.haut_les_cubes.moves import Move, Place, Play
+from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
 
 
@@ -38,6 +38,10 @@ def seat_index(state: HlcState, seat: str) -> int:
 
 
 def check(state: HlcState, move: Move) -> Verdict:
+    if isinstance(move, Pile):
+        if state.last_card is None:
+            raise MalformedMove("the played-card zone is already empty")
+        return _legal(move, None, "card moved onto the played pile")
     if isinstance(move, Place):
         return _check_place(state, move)
     if not isinstance(move, Play):

@@ -1,8 +1,11 @@
 """Moves of Haut les Cubes, their notation and their JSON form.
 
-Two kinds of move:
+Three kinds of move:
 
 * :class:`Place`: a giant's first placement on the ground, before the first round;
+* :class:`Pile`: the card lying in the played-card zone moved onto the played pile (the table
+  convention: the next player clears the zone before laying their card, so that even a card of
+  the same design as the last one is seen arriving);
 * :class:`Play`: a card laid and its action. The card is part of the move (the camera reads it in
   the played-card zone). The action's details are the fields that apply to the card: ``cube``
   for Napozla (the cube laid) and Nenlèvsa (the cube removed, with ``relocate``: where isolated
@@ -13,6 +16,7 @@ Notation: ``<seat>: <letter> <details>``, with the letters M (Moavéou), N (Napo
 Nenlèvsa), P (Pousstoia), H (Hoplà), T (Tvavoartoa); cells are ``x,y`` and cubes ``x,y^z``::
 
     red: @-1,2          red's giant is placed on the table at cell (-1, 2)
+    pile                the card in the played-card zone moved onto the pile
     red: N 2,0^1        Napozla: a cube laid at (2, 0), level 1
     red: N 2,0^1~       ... with its squares not lined up with the others' (not allowed)
     red: M 3,2          Moavéou to (3, 2)
@@ -50,6 +54,12 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Pile:
+    """The played card moved from the zone onto the played pile: a table move, by nobody's
+    turn."""
+
+
+@dataclass(frozen=True)
 class Play:
     """A card laid by ``seat`` and its action."""
 
@@ -71,7 +81,7 @@ class Play:
         return self.cube is None and self.to is None and self.target is None
 
 
-Move = Place | Play
+Move = Place | Pile | Play
 
 
 # -- notation ---------------------------------------------------------------------------------
@@ -85,6 +95,8 @@ _RE_TARGET = re.compile(rf"^([a-z]*)>{_CELL}$")
 
 def notation(move: Move) -> str:
     """The move's notation, without comment."""
+    if isinstance(move, Pile):
+        return "pile"
     if isinstance(move, Place):
         return f"{move.seat}: @{cell_name(move.cell)}"
     letter = LETTER[move.card]
@@ -109,6 +121,8 @@ def parse(text: str, default_level: "callable[[int, int], int] | None" = None) -
     """The move a notation names. ``default_level(x, y)`` gives a cube's level when the notation
     leaves it out (``N 2,0``). Raises :class:`MalformedMove` with what is wrong."""
     body = text.split("(", 1)[0].strip()
+    if body == "pile":
+        return Pile()
     if ":" not in body:
         raise MalformedMove(f"{text!r}: a move starts with the seat, as in 'red: M 3,2'")
     seat, rest = (part.strip() for part in body.split(":", 1))
@@ -180,6 +194,8 @@ def parse(text: str, default_level: "callable[[int, int], int] | None" = None) -
 # -- JSON -------------------------------------------------------------------------------------
 
 def to_json(move: Move) -> dict[str, Any]:
+    if isinstance(move, Pile):
+        return {"pile": True}
     if isinstance(move, Place):
         return {"seat": move.seat, "place": list(move.cell)}
     out: dict[str, Any] = {"seat": move.seat, "card": move.card}
@@ -216,6 +232,8 @@ def _seat(value: Any, what: str) -> str:
 def from_json(data: Mapping[str, Any]) -> Move:
     if not isinstance(data, Mapping):
         raise MalformedMove(f"a move is a JSON object, not {type(data).__name__}")
+    if dict(data) == {"pile": True}:
+        return Pile()
     known = {"seat", "place", "card", "cube", "to", "target", "take", "relocate", "pusher_to",
              "aligned"}
     extra = sorted(set(data) - known)

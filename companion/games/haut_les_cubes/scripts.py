@@ -2,7 +2,8 @@
 
 The games are played by a seeded *sensible player*: it draws cards with their real odds and,
 with each, does what a player trying to win would do (the highest bravery jump it can, climbing
-where it can jump from later, building next to its own giant), with some randomness. Along the
+where it can jump from later, building next to its own giant), with some randomness. Before laying a card it
+usually moves the last one onto the played pile, as the table convention asks. Along the
 way it makes the mistakes players make (a cube on a half-empty base, a Moavéou climb of two
 levels, a push uphill ...) which the referee must flag before the player puts it right, and now
 and then the played card cannot be read, so the referee must ask.
@@ -16,7 +17,7 @@ from companion.games.haut_les_cubes import actions
 from companion.games.haut_les_cubes.cards import CARDS, DECK, HOPLA, MOAVEOU, NAPOZLA
 from companion.games.haut_les_cubes.engine import HautLesCubes
 from companion.games.haut_les_cubes.geometry import king_distance
-from companion.games.haut_les_cubes.moves import Move, Play
+from companion.games.haut_les_cubes.moves import Move, Pile, Play
 from companion.games.haut_les_cubes.state import PHASE_PLAY, HlcState
 from companion.games.script import Script, ScriptStep
 
@@ -86,6 +87,12 @@ def sensible_game(players: tuple[str, ...], seed: int, *, mistakes: float = 0.06
     steps: list[ScriptStep] = []
     while GAME.outcome(state) is None and len(steps) < max_moves:
         move = sensible_move(state, rng)
+        if isinstance(move, Play) and state.last_card is not None and (
+                rng.random() < 0.85 or (move.is_null and move.card == state.last_card)):
+            # the next player clears the zone first (always, when a card of the same design
+            # with no effect would otherwise go unseen)
+            steps.append(ScriptStep(GAME.move_to_json(Pile()), "play"))
+            state = GAME.apply(state, Pile())
         if rng.random() < mistakes:
             wrong = _mistake(state, move, rng)
             if wrong is not None:

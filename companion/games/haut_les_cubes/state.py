@@ -74,6 +74,7 @@ class HlcState:
     #: per card design (cards.CARDS order): copies seen played since the last reshuffle
     seen: tuple[int, ...]
     clock: int
+    #: the card lying in the played-card zone (None once it is moved onto the played pile)
     last_card: str | None = None
     reshuffles: int = 0
     mountain: Mountain = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]

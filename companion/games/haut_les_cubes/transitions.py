@@ -13,13 +13,15 @@ from companion.games.haut_les_cubes import actions
 from companion.games.haut_les_cubes.cards import CARDS, NAPOZLA, NENLEVSA, dealt, kept
 from companion.games.haut_les_cubes.geometry import cubes_on_top, footprint
 from companion.games.haut_les_cubes.mountain import after_change
-from companion.games.haut_les_cubes.moves import Move, Place, Play
+from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import (
     PHASE_OVER, PHASE_PLAY, TARGET_SCORE, HlcState,
 )
 
 
 def apply(state: HlcState, move: Move, verdict: Verdict) -> HlcState:
+    if isinstance(move, Pile):
+        return replace(state, last_card=None)
     if isinstance(move, Place):
         return _place(state, move)
     return _play(state, move, verdict)

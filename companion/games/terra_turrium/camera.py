@@ -126,7 +126,8 @@ def is_complete(move: Move, state: TerraTurriumState) -> bool:
     if state.phase == PHASE_LAYOUT:
         return False
     if state.stage == STAGE_TAKE:
-        return len(state.taken) >= board.MAX_TAKES
+        # nothing taken yet: the move stopped at a turn's start (the flags just laid out)
+        return not state.taken or len(state.taken) >= board.MAX_TAKES
     if state.stage == STAGE_PLACE:
         return state.in_hand == 0
     return not movegen.any_flag_action(state)

@@ -9,12 +9,18 @@ import pytest
 
 from companion.games import BadSetup
 from companion.games.haut_les_cubes.cards import CARDS, DECK_SIZE, dealt, kept
+from companion.games.haut_les_cubes.moves import Pile, Play
 from companion.games.haut_les_cubes.state import start_layout, start_reserve
 from companion.games.haut_les_cubes.transitions import end_round, start_round
 
 from hlc_positions import GAME, block, position
 
 ALL = ("red", "yellow", "blue", "green", "white", "black")
+
+
+def first_play(state):
+    """The first legal card play (not the table's moving of the last card to the pile)."""
+    return next(m for m in GAME.legal_moves(state) if isinstance(m, Play))
 
 
 @pytest.mark.parametrize("n,cubes,reserve", [(3, 6, 6), (4, 4, 5), (5, 4, 4), (6, 6, 3)])
@@ -56,7 +62,7 @@ def test_laps_from_the_first_player_skip_empty_hands():
     order = []
     while s.round == 1:
         order.append(GAME.to_move(s))
-        s = GAME.apply(s, GAME.legal_moves(s)[0])
+        s = GAME.apply(s, first_play(s))
     assert order == ["red", "blue", "green", "blue", "green", "blue"]
 
 
@@ -65,10 +71,10 @@ def test_the_second_player_deals_the_next_round():
     s = position(block(0, 0, 2, 2), {"red": (-1, 0), "blue": (4, 3), "green": (1, 4)},
                  hands=(1, 1, 1), first="red")
     for _ in range(3):
-        s = GAME.apply(s, GAME.legal_moves(s)[0])
+        s = GAME.apply(s, first_play(s))
     assert s.round == 2 and s.players[s.first] == "blue" and GAME.to_move(s) == "blue"
     s = replace(s, hands=(0, 1, 0))
-    s = GAME.apply(s, GAME.legal_moves(s)[0])
+    s = GAME.apply(s, first_play(s))
     assert s.round == 3 and s.players[s.first] == "green"
 
 
@@ -103,7 +109,7 @@ def test_the_game_ends_after_the_round_in_which_25_is_reached():
     s = GAME.push(s, GAME.parse_notation(s, "red: M -1,0"))  # a jump of 3: +9
     assert GAME.scores(s)["red"] == 29 and GAME.outcome(s) is None
     while GAME.outcome(s) is None:
-        s = GAME.apply(s, GAME.legal_moves(s)[0])
+        s = GAME.apply(s, first_play(s))
     assert s.round == 1  # no further round was dealt
     outcome = GAME.outcome(s)
     assert outcome.winners == ("red",) and outcome.scores["red"] == 29
@@ -116,7 +122,7 @@ def test_tie_break_first_to_reach_the_score_wins():
     s = position(cubes, {"red": (0, 0), "blue": (6, 0), "green": (4, 4)},
                  hands=(1, 1, 1), scores=(22, 22, 0), turn="blue", first="blue")
     s = GAME.push(s, GAME.parse_notation(s, "blue: M 7,-1"))  # drop 2: +4 → 26
-    s = GAME.push(s, GAME.legal_moves(s)[0])                 # green
+    s = GAME.push(s, first_play(s))                          # green
     assert GAME.to_move(s) == "red"
     s = GAME.push(s, GAME.parse_notation(s, "red: M -1,0"))   # drop 2: +4 → 26
     outcome = GAME.outcome(s)
@@ -134,3 +140,16 @@ def test_random_playout_from_setup_to_the_end():
         moves += 1
     assert max(GAME.scores(s).values()) >= 25
     assert moves > 50
+
+
+def test_pile_moves_the_played_card_away_and_changes_nothing_else():
+    """The table convention: the next player moves the last card onto the played pile."""
+    s = position(block(0, 0, 2, 2), {"red": (-1, 0), "blue": (4, 3), "green": (1, 4)})
+    s = GAME.push(s, GAME.parse_notation(s, "red: M -1,1"))
+    assert s.last_card == "moaveou" and GAME.to_move(s) == "blue"
+    after = GAME.push(s, GAME.parse_notation(s, "pile"))
+    assert after.last_card is None and GAME.to_move(after) == "blue"
+    assert after.hands == s.hands and after.clock == s.clock
+    from companion.games import MalformedMove
+    with pytest.raises(MalformedMove):
+        GAME.check(after, Pile())
