@@ -583,3 +583,40 @@ def test_push_raises_illegal_move_with_its_rule(arrange, game):
     with pytest.raises(IllegalMove) as err:
         game.push(s, game.parse_notation(s, "green take violet-cube@0"))
     assert err.value.rule.id == "vdn.dice.colour"
+
+
+# -- the mistakes players make are among the physical moves, each named ----------------------
+
+
+def _named(game, state):
+    found = set()
+    for move in game.physical_moves(state):
+        verdict = game.check(state, move)
+        if not verdict.legal:
+            found.add(verdict.rule.id)
+    return found
+
+
+def test_physical_moves_name_the_common_mistakes(game, arrange, play):
+    build = {"green": [(1, "red-cube"), (4, "red-long orange-long")],
+             "white": [(3, "red-cylinder"), (2, "")]}
+    s = arrange(buildings=build, roll=("green", "red,orange,blue"))
+    named = _named(game, s)
+    assert {"vdn.dice.colour", "vdn.stone.order", "vdn.build.finished", "vdn.give",
+            "vdn.blue.draw", "vdn.blue.unmarked", "vdn.blue.marked-stone", "vdn.blue.finished",
+            "vdn.blue.own", "vdn.cards.early", "vdn.dice.none"} <= named
+    drawn = play(s, "green draw plain", "green take red-cube@0")
+    assert {"vdn.blue.count", "vdn.dice.one-per-die", "vdn.turn.order"} <= _named(game, drawn)
+    seven = "red-cube red-cube red-cube red-long red-long red-long red-roof"
+    beach = arrange(options={"side": "beach"},
+                    buildings={"green": [(1, seven), (2, "orange-cube"), (5, "")],
+                               "white": [(3, ""), (4, "")]}, roll=("green", "blue,red,white"))
+    assert {"vdn.blue.beach-seven", "vdn.build.beach-full", "vdn.blue.marked-beach"} <= \
+        _named(game, beach)
+    g2 = arrange(players=G2, options={"game": 2}, buildings={
+        "green": [(4, "red-long orange-long"), (2, "red-long")], "white": [(3, ""), (1, "")]},
+        roll=("blue", "1"))
+    assert {"vdn.game2.count", "vdn.game2.destroy-face", "vdn.game2.unfinished",
+            "vdn.game2.dice", "vdn.game2.kobold-die"} <= _named(game, g2)
+    dwarf = play(g2, "blue add 1", "white roll blue,red,yellow")
+    assert "vdn.game2.blue" in _named(game, dwarf)
