@@ -613,10 +613,14 @@ def test_physical_moves_name_the_common_mistakes(game, arrange, play):
                                "white": [(3, ""), (4, "")]}, roll=("green", "blue,red,white"))
     assert {"vdn.blue.beach-seven", "vdn.build.beach-full", "vdn.blue.marked-beach"} <= \
         _named(game, beach)
-    g2 = arrange(players=G2, options={"game": 2}, buildings={
-        "green": [(4, "red-long orange-long"), (2, "red-long")], "white": [(3, ""), (1, "")]},
-        roll=("blue", "1"))
-    assert {"vdn.game2.count", "vdn.game2.destroy-face", "vdn.game2.unfinished",
-            "vdn.game2.dice", "vdn.game2.kobold-die"} <= _named(game, g2)
-    dwarf = play(g2, "blue add 1", "white roll blue,red,yellow")
-    assert "vdn.game2.blue" in _named(game, dwarf)
+    g2_build = {"green": [(4, "red-long orange-long"), (2, "red-long")],
+                "white": [(3, ""), (1, "")]}
+    before_kobold = arrange(players=G2, options={"game": 2}, buildings=g2_build,
+                            roll=("green", "blue,red,yellow"))
+    assert {"vdn.game2.dice", "vdn.game2.blue", "vdn.game2.count",
+            "vdn.game2.destroy-face"} <= _named(game, before_kobold)
+    one = arrange(players=G2, options={"game": 2}, buildings=g2_build, roll=("blue", "1"))
+    assert {"vdn.game2.count", "vdn.game2.destroy-face", "vdn.game2.kobold-die"} <= \
+        _named(game, one)
+    face = arrange(players=G2, options={"game": 2}, buildings=g2_build, roll=("blue", "kobold"))
+    assert "vdn.game2.unfinished" in _named(game, face)
