@@ -146,7 +146,6 @@ class _Change:
         self.tower_delta = tower - state.tower
         self.takes: list[Take] = []
         self.destroyed: list[Target] = []
-        self.unreadable = False
         keys = set(stacks)
         for i, seat in enumerate(state.players):
             keys |= {(seat, b) for b in range(len(state.buildings[i]))}
@@ -160,8 +159,7 @@ class _Change:
             if height > len(current):
                 new = [levels.get(level) for level in range(len(current), height)]
                 if any(n is None or n[0] not in COLOURS or n[1] not in SHAPES for n in new):
-                    self.unreadable = True
-                    continue
+                    continue  # a gap or an unreadable stone: no move builds that
                 self.takes += [Take(seat, b, str(n[0]), str(n[1])) for n in new if n]
             elif height == 0 and current:
                 self.destroyed.append(Target(seat, b))

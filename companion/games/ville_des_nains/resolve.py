@@ -188,7 +188,7 @@ class _Run:
             queues.setdefault(c.seat, []).append(c)
         finishers: list[int] = []
         for t in move.take:
-            self.stone(move, me, has_dice, t, queues, finishers)
+            self.stone(me, has_dice, t, queues, finishers)
         for d in move.draws:
             self.draw(me, has_dice, d.marked, d.destroy)
         for seat in sorted(queues):
@@ -200,7 +200,7 @@ class _Run:
             self.flag(rules.CARDS_NEW_BEACH if self.s.options.beach else rules.CARDS_NEW)
         return owed
 
-    def stone(self, move: Build, me: int, has_dice: bool, t: Take,
+    def stone(self, me: int, has_dice: bool, t: Take,
               queues: dict[str, list[CardTake]], finishers: list[int]) -> None:
         i = self.dwarf(t.seat, "a stone built")
         row = self.s.buildings[i]

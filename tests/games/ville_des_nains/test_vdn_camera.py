@@ -7,8 +7,6 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
 from companion.games.matching import CLEAR_MARGIN, MISS
 from companion.observation import Observation
 
@@ -45,8 +43,8 @@ def test_explain_weighs_readings(game, arrange, play):
     obs = seen(game, state)
     assert game.explain(state, obs) == 0.0
     # the built stone read as violet, confidently and hesitantly
-    wrong = [replace(p, attrs={**p.attrs, "colour": "violet"}, conf=c)
-             if p.zone == "player:green" else p for p in obs.pieces for c in [0.99]]
+    wrong = [replace(p, attrs={**p.attrs, "colour": "violet"}, conf=0.99)
+             if p.zone == "player:green" else p for p in obs.pieces]
     hesitant = [replace(p, attrs={**p.attrs, "colour": "violet"}, conf=0.4)
                 if p.zone == "player:green" else p for p in obs.pieces]
     sure = game.explain(state, Observation(game="ville-des-nains", pieces=tuple(wrong)))

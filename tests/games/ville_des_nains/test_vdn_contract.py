@@ -17,7 +17,7 @@ from companion.games.ville_des_nains.components import (
     BEACH_TOWER, BLUE_STONES, CARD_COUNT, COLOUR_FACES, MARKED_STONES, SHAPES, default_deck,
 )
 from companion.games.ville_des_nains.moves import (
-    Build, CardTake, Draw, KoboldPlay, Roll, Take, Target, from_json, notation, parse, to_json,
+    Build, CardTake, Draw, KoboldPlay, Roll, Take, Target, from_json, notation, parse,
 )
 from companion.games.ville_des_nains.state import ROLL
 
