@@ -28,6 +28,30 @@ RED_FLAGS = {"b3": "red", "c3": "red", "b4": "red", "c4": "red", "b5": "red", "c
 BLUE_FLAGS = {"h8": "blue", "i8": "blue", "h9": "blue", "i9": "blue", "g9": "blue", "g8": "blue"}
 
 
+#: red's staircase in its corner (b2 1, c2 2, d2 3, e2 4, d3 5, c3 6, and c4 5 beside c3), and
+#: blue's mirrored in its own (i9 1, h9 2, g9 3, f9 4, g8 5, h8 6, and h7 5 beside h8)
+STAIRS = """
+10 ..........
+ 9 .11114321.
+ 8 .11111561.
+ 7 .11111151.
+ 6 .11111111.
+ 5 .11111111.
+ 4 .15111111.
+ 3 .16511111.
+ 2 .12341111.
+ 1 ..........
+"""
+RED_READY = {"b2": "red", "c2": "red", "d2": "red", "e2": "red", "d3": "red", "c4": "red"}
+BLUE_READY = {"i9": "blue", "h9": "blue", "g9": "blue", "f9": "blue", "g8": "blue",
+              "h7": "blue"}
+
+
+def stairs(**kw) -> TerraTurriumState:
+    """Both staircases built, each player one step from the win."""
+    return pos(STAIRS, flags={**RED_READY, **BLUE_READY}, **kw)
+
+
 def pos(diagram: str = BOARD_2P, flags=None, players=("red", "blue"), **kw) -> TerraTurriumState:
     """A play-phase position; ``players[active]`` to play (``active=0`` by default)."""
     if flags is None:

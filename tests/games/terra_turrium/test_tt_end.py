@@ -10,30 +10,7 @@ from companion.games import MalformedMove
 from companion.games.terra_turrium import board
 from companion.games.terra_turrium.state import PHASE_OVER, meets_win
 
-from ._support import GAME, after, assert_legal, pos
-
-#: red's staircase in its corner (b2 1, c2 2, d2 3, e2 4, d3 5, c3 6, and c4 5 beside c3), and
-#: blue's mirrored in its own (i9 1, h9 2, g9 3, f9 4, g8 5, h8 6, and h7 5 beside h8)
-STAIRS = """
-10 ..........
- 9 .11114321.
- 8 .11111561.
- 7 .11111151.
- 6 .11111111.
- 5 .11111111.
- 4 .15111111.
- 3 .16511111.
- 2 .12341111.
- 1 ..........
-"""
-RED_READY = {"b2": "red", "c2": "red", "d2": "red", "e2": "red", "d3": "red", "c4": "red"}
-BLUE_READY = {"i9": "blue", "h9": "blue", "g9": "blue", "f9": "blue", "g8": "blue",
-              "h7": "blue"}
-
-
-def stairs(**kw):
-    return pos(STAIRS, flags={**RED_READY, **BLUE_READY}, **kw)
-
+from ._support import GAME, BLUE_READY, RED_READY, STAIRS, after, assert_legal, pos, stairs
 
 def test_tt_win__met():
     state = after(stairs(), "red: c4-c3 /")  # the last flag climbs onto the 6
