@@ -112,17 +112,20 @@ def decide(game: Game, state: Any, observation: Observation, *,
             options = [o for o in options if o.base != "revision"]
     if withdrawn is not None and withdrawn < min([nothing] + [o.cost for o in options]) - CLEAR_MARGIN:
         return Decision("withdrawn", nothing_cost=withdrawn, reason="the started move was taken back")
+    threshold = unexplained_threshold(len(observation.pieces))
     if not options:
+        if nothing > threshold:
+            return Decision("unexplained", nothing_cost=nothing,
+                            reason="no move of the rules explains the table")
         return Decision("nothing", nothing_cost=nothing)
     groups = _groups(game, options)
     best = groups[0][0]
+    if min(nothing, best.cost) > threshold:
+        return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
+                        reason="no move of the rules explains the table")
     if nothing <= best.cost + CLEAR_MARGIN:
         return Decision("nothing", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="unchanged" if nothing <= best.cost else "uncertain")
-    threshold = unexplained_threshold(len(observation.pieces))
-    if best.cost > threshold:
-        return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
-                        reason="no move of the rules explains the table")
     close = [g[0] for g in groups if g[0].cost - best.cost < CLEAR_MARGIN]
     if len(close) > 1:
         if all(not o.candidate.complete for o in close):
