@@ -43,10 +43,12 @@ class Max7219Model:
             return bytes([0xFF] * 8)
         if not r[REG_SHUTDOWN] & 1:
             return bytes(8)
-        digits = [r[reg] if reg - 1 <= (r[REG_SCAN] & 7) else 0 for reg in range(8, 0, -1)]
-        if r[REG_DECODE]:
-            raise ValueError("the firmware set the MAX7219 to BCD decode; it sends raw segments")
-        return bytes(digits)
+        return bytes(r[reg] if reg - 1 <= (r[REG_SCAN] & 7) else 0 for reg in range(8, 0, -1))
+
+    @property
+    def decode(self) -> int:
+        """The decode-mode register: 0 (raw segments) is what the firmware must use."""
+        return self.registers[REG_DECODE]
 
     @property
     def intensity(self) -> int:
@@ -69,7 +71,7 @@ class SimulatedBoard:
         self.display_history: deque[bytes] = deque(maxlen=50000)   # every change of the digits
         self.errors: list[str] = []      # WSBAD / SPIBAD / EXIT lines
         self.log: deque[str] = deque(maxlen=2000)
-        self.runs = 0                    # times the chip left reset
+        self.runs = 0                    # times the chip started (opened port, reset)
         self.opens = 0
         self._path = ""
         self._proc: subprocess.Popen | None = None
@@ -206,7 +208,7 @@ class SimulatedBoard:
                     self.leds = tuple("#" + c for c in rest.split())
                     self.led_history.append(self.leds)
                     self.frames += 1
-                elif kind == "RUN":
+                elif kind in ("RUN", "RESET"):
                     self.runs += 1
                 elif kind == "OPEN":
                     self.opens += 1

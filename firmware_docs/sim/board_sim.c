@@ -15,6 +15,7 @@
 //   PTY /dev/pts/N      the port to open (at start and after every "plug")
 //   OPEN | CLOSE        a program opened / closed the port
 //   RUN                 the chip left reset
+//   RESET               the chip was reset by the "reset" command
 //   SPI AAVV            a 16-bit word latched by the MAX7219 at a rising edge of LOAD (hex)
 //   SPIBAD n            LOAD rose after n bytes instead of 2
 //   LEDS rrggbb ...     colours latched by the WS2812 strip, first light first
@@ -313,7 +314,10 @@ static void command(char *line) {
   unsigned drop, flip;
   double s;
   if (strcmp(line, "reset") == 0) {
-    if (state == RUNNING) chip_reset();
+    if (state == RUNNING) {
+      chip_reset();
+      say("RESET");
+    }
   } else if (strcmp(line, "unplug") == 0) {
     if (state != UNPLUGGED) {
       close_pty();
