@@ -35,15 +35,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable
+from typing import Callable, Hashable
 
-from companion.games.base import Candidate, Verdict
+from companion.games.base import Candidate
 from companion.games.matching import MISS, mismatch_cost
 from companion.games.terra_turrium import board, movegen, planner
 from companion.games.terra_turrium.moves import END, END_TURN, Move
 from companion.games.terra_turrium.state import (
     PHASE_LAYOUT, PHASE_OVER, PHASE_PLAY, STAGE_FLAGS, STAGE_PLACE, STAGE_TAKE,
-    TerraTurriumState, meets_win, progress,
+    TerraTurriumState, meets_win,
 )
 from companion.games.terra_turrium.table import Table, run
 from companion.observation import Observation, Piece
@@ -163,7 +163,7 @@ def _diff(state: TerraTurriumState, reading: Reading):
 
 
 def candidates(state: TerraTurriumState, observation: Observation,
-               notation) -> list[Candidate]:
+               notation: Callable[[TerraTurriumState, Move], str]) -> list[Candidate]:
     """Moves from ``state`` whose result explains ``observation``, cheapest first. A table
     showing exactly the state gives no candidate (nothing happened that the camera can see)."""
     if state.phase == PHASE_OVER or observation.hand:
@@ -185,7 +185,7 @@ def candidates(state: TerraTurriumState, observation: Observation,
             seen.add(move)
             table = first if move is plan else run(state, move)
             result = table.freeze()
-            verdict = verdict_of(state, move, table)
+            verdict = table.verdict(move)
             cost = mismatch_cost(expected_keys(result), reading.keys)
             cost += prior(move, table)
             candidate = Candidate(move=move, state=result, verdict=verdict, cost=round(cost, 6),
@@ -201,17 +201,3 @@ def prior(move: Move, table: Table) -> float:
     inner_ends = sum(1 for a in move.actions[:-1] if a.kind == END)
     return (ILLEGAL_PRIOR * len(table.violations) + END_PRIOR * inner_ends
             + PASS_PRIOR * table.empty_turns)
-
-
-def verdict_of(state: TerraTurriumState, move: Move, table: Table) -> Verdict:
-    before = {seat: progress(state.heights, state.flags, seat) for seat in state.players}
-    delta = {}
-    for seat in state.players:
-        now = progress(table.heights, table.flags, seat)
-        if now != before[seat]:
-            delta[seat] = now - before[seat]
-    if table.violations:
-        extra = tuple(f"also breaks {r.id}" for r in table.violations[1:])
-        return Verdict(move=move, legal=False, rule=table.violations[0], score_delta=delta,
-                       notes=tuple(table.notes) + extra)
-    return Verdict(move=move, legal=True, score_delta=delta, notes=tuple(table.notes))

@@ -81,7 +81,7 @@ class TerraTurrium(Game[TerraTurriumState, Move]):
 
     def check(self, state: TerraTurriumState, move: Move) -> Verdict:
         self._is_move(move)
-        return camera.verdict_of(state, move, run(state, move))
+        return run(state, move).verdict(move)
 
     def apply(self, state: TerraTurriumState, move: Move) -> TerraTurriumState:
         self._is_move(move)

@@ -5,6 +5,11 @@ referee assumes the path most favourable to the player: the one breaking the few
 (spending more movement points than are left counts as one), then costing the fewest points.
 Only when no legal path exists does the flag's move read as illegal, and then it names the rule
 the best path breaks (a two-level climb, an empty square, a tower that carries a flag, ...).
+
+Flags of one colour are identical, so a path across a square holding one of the mover's own
+flags is a *chain*: that flag stepped on ahead and the mover took its square. The board ends the
+same, for the same points, so the chain is what the referee assumes (:func:`chain`); only an
+enemy flag in the way makes a path illegal.
 """
 
 from __future__ import annotations
@@ -79,8 +84,9 @@ def best_path(table: Table, colour: str, starts: dict[int, Cost], target: int,
             if b == target:
                 vio, mp = final_step(a)
             else:
+                # an own flag on the way is no obstacle: it steps on ahead (a chain)
                 vio = ((heights[b] == 0) + (abs(heights[b] - heights[a]) > 1)
-                       + (b in occupied))
+                       + any(c != colour for c in occupied.get(b, ())))
                 mp = 1
             now = min(spent + mp, over)
             vio += (now == over and spent < over)
@@ -95,3 +101,14 @@ def best_path(table: Table, colour: str, starts: dict[int, Cost], target: int,
     while parent[path[-1]] is not None:
         path.append(parent[path[-1]])  # type: ignore[arg-type]
     return tuple(sq for sq, _ in reversed(path)), best[found]
+
+
+def chain(table: Table, colour: str, path: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The flag moves of ``path`` as a chain: the path is cut at each square holding an own
+    flag, and the cuts are walked from the far end, each flag stepping on ahead before the one
+    behind it arrives."""
+    own = {sq for sq, c in table.flags if c == colour}
+    cuts = [0] + [i for i in range(1, len(path) - 1) if path[i] in own and path[i] != path[0]]
+    cuts.append(len(path) - 1)
+    legs = [path[cuts[k]:cuts[k + 1] + 1] for k in range(len(cuts) - 1)]
+    return list(reversed(legs))

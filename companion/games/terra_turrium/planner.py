@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 from companion.games.base import MalformedMove
 from companion.games.terra_turrium import board
 from companion.games.terra_turrium.moves import END_TURN, Action, Move, enter, go, lay, put, take
-from companion.games.terra_turrium.paths import best_path
+from companion.games.terra_turrium.paths import best_path, chain
 from companion.games.terra_turrium.state import (
     PHASE_LAYOUT, PHASE_PLAY, STAGE_TAKE, TerraTurriumState,
 )
@@ -116,7 +116,7 @@ def _journey_actions(table: Table, j: _Journey) -> list[Action] | None:
     actions: list[Action] = []
     here = j.source
     legs = list(j.via) + [j.target]
-    for n, goal in enumerate(legs):
+    for goal in legs:
         if here is None:  # a re-entry: the first leg starts on any square it may enter
             starts = {sq: ((table.reentry_rule(sq, j.colour) is not None), 1, 0)
                       for sq in range(board.SQUARES)}
@@ -124,14 +124,16 @@ def _journey_actions(table: Table, j: _Journey) -> list[Action] | None:
             if found is None:
                 return None
             path, _ = found
+            if len(path) > 1:
+                actions += [go(*leg) for leg in chain(table, j.colour, path)][:-1]
             actions.append(enter(path[0]))
             if len(path) > 1:
-                actions.append(go(*path))
+                actions.append(go(*chain(table, j.colour, path)[-1]))
         else:
             found = best_path(table, j.colour, {here: (0, 0, 0)}, goal, here)
             if found is None:
                 return None
-            actions.append(go(*found[0]))
+            actions += [go(*leg) for leg in chain(table, j.colour, found[0])]
         here = goal
     return actions
 
@@ -191,13 +193,13 @@ def plan_flags(state: TerraTurriumState, mover: str, changes: FlagChanges,
     others' flags it moved), with the flags in ``vanished`` captured on the way."""
     table = Table(state)
     journeys: list[_Journey] = []
-    for colour in sorted(colours, key=lambda c: c != mover):
+    for colour in sorted(colours, key=lambda c: (c != mover, c)):
         journeys += _assign(table, colour, changes.sources.get(colour, []),
                             changes.targets.get(colour, []), reentry=colour == mover)
-    for sq, _colour in vanished:
+    for sq, colour in vanished:
         own = [j for j in journeys if j.colour == mover]
-        if not own:
-            continue
+        if not own or colour == mover:
+            continue  # nobody walked there, or a player's own flag: no capture explains it
         # the journey that makes the smallest detour through the captured square
         def detour(j: _Journey) -> tuple[int, int]:
             a = _journey_cost(table, _Journey(mover, j.source, sq))

@@ -47,7 +47,6 @@ play                                  red: -c3 -d4 -e4 +d3 +d3 +e3
 play                                  red: / blue: -f7 -g7 -h7 +f8 +g8 +g8
 illegal tt.take.one-foreign           blue: / red: -f2 -g2  # two from neutral yellow
 play                                  blue: / red: -f2 -e5 -b6 +e2 +d3 +e3
-illegal tt.flag.through               red: b4-b3-b2  # through b3's flag
 play                                  red: / blue: -g2 -c6 -h8 +f8 +g8 +f9
 illegal tt.take.max                   blue: / red: -b2 -h2 -d6 -f9  # a fourth block
 play                                  blue: / red: -h2 -d6 -f9 +d2 +e2 +e3
@@ -141,6 +140,7 @@ play                                  red: -a1 -b1 -c1 +d3 +d3 +e3
 play                                  red: / yellow: -f1 -g1 -h1 +f3 +g3 +g3
 play                                  yellow: f5xe5  # attack 1/5 on red's land
 play                                  yellow: / blue: -f6 -f6 -j6 +f8 +g8 +g8
+illegal tt.flag.through               blue: h6-h5-h4  # through yellow's flag
 play                                  blue: / green: -a6 -e6 -e6 +d8 +d8 +e8
 play                                  green: / red: -d1 -e1 -a2 +e2 +d3 +e3
 illegal tt.reentry.exterior           red: d5xe5 *f5  # f5 is interior

@@ -9,12 +9,12 @@ from an empty square, a flag that is not there) raises :class:`MalformedMove`.
 
 from __future__ import annotations
 
-from companion.games.base import MalformedMove, RuleRef
+from companion.games.base import MalformedMove, RuleRef, Verdict
 from companion.games.terra_turrium import board, rules
 from companion.games.terra_turrium.moves import END, ENTER, GO, LAY, PUT, TAKE, Action, Move
 from companion.games.terra_turrium.state import (
     PHASE_LAYOUT, PHASE_OVER, PHASE_PLAY, STAGE_FLAGS, STAGE_PLACE, STAGE_TAKE,
-    TerraTurriumState, meets_win,
+    TerraTurriumState, meets_win, progress,
 )
 
 
@@ -85,6 +85,24 @@ class Table:
         up, level, down = self.capture_table
         rise = self.heights[b] - self.heights[a]
         return up if rise > 0 else level if rise == 0 else down
+
+    def verdict(self, move: Move) -> Verdict:
+        """The verdict on ``move``, which this table has played: the first rule it broke (the
+        others are listed in the notes), the facts worth showing, and each seat's change of
+        score."""
+        origin = self.origin
+        delta = {}
+        for seat in self.players:
+            change = (progress(self.heights, self.flags, seat)
+                      - progress(origin.heights, origin.flags, seat))
+            if change:
+                delta[seat] = change
+        notes = tuple(self.notes)
+        if self.violations:
+            notes += tuple(f"also breaks {r.id}" for r in self.violations[1:])
+            return Verdict(move=move, legal=False, rule=self.violations[0], score_delta=delta,
+                           notes=notes)
+        return Verdict(move=move, legal=True, score_delta=delta, notes=notes)
 
     def freeze(self) -> TerraTurriumState:
         return TerraTurriumState(

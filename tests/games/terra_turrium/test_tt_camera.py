@@ -167,11 +167,17 @@ def test_a_flag_moved_two_levels_up_with_no_way_round():
     assert best.verdict.rule.id == "tt.flag.height"
 
 
-def test_walking_through_a_flag_with_no_way_round():
-    flags = {"b5": "red", "b4": "red", "c5": "red", "c4": "red", "c3": "red", "h8": "blue"}
-    state = pos(flags=flags)
-    best = top_reading(state, "red: b5-b4-b3")
+def test_walking_through_an_enemy_flag_with_no_way_round():
+    state = pos(flags={"c3": "red", "d3": "blue", "h8": "blue"})
+    best = top_reading(state, "red: c3-d3-e3")
     assert best.verdict.rule.id == "tt.flag.through"
+
+
+def test_a_path_across_own_flags_is_read_as_a_chain():
+    # b4 -> d4 across red's own flag on c4: the c4 flag stepped on to d4 and b4 took its place
+    best = top_reading(pos(), "red: c4-d4 b4-c4")
+    assert best.verdict.legal and best.state.mp == 3
+    assert GAME.notation(pos(), best.move) == "red: c4-d4 b4-c4"
 
 
 def test_more_than_five_points():
