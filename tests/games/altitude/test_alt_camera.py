@@ -173,3 +173,15 @@ def test_board_view_and_status_are_json():
     assert status["players"] == [RED, BLUE] and status["active"] == RED
     assert status["scores"] == {RED: 2, BLUE: 0} and status["phase"] == "main"
     assert status["round"] >= 1 and status["hands"] == {RED: 4, BLUE: 4}
+
+
+def test_a_replacement_caught_half_way_is_not_judged():
+    """The old card already on the discard, the new one not yet laid: no move explains it, so
+    the referee waits for the next still picture instead of flagging a wrong move."""
+    state = pass_until(lay_for(start(), RED, "builds m08a 1:0", "builds m05a 1:1"), RED)
+    done = after(state, "red replaces 1:1 with m06a")
+    halfway = Observation("altitude", tuple(p for p in seen(done).pieces
+                                            if p.get("card") != "m06a"))
+    assert GAME.candidates(state, halfway) == []
+    top, _ = best(state, seen(done))
+    assert note(state, top) == "red replaces 1:1 with m06a" and top.verdict.legal

@@ -20,6 +20,17 @@ DECKS = ("mini", "demo")
 INVISIBLE = ("hold", "pass")
 
 
+def unrecognised(state, move) -> bool:
+    """Moves the camera does not propose: invisible ones, and a Saint-Bernard taking a mountain
+    card away (it looks like a replacement caught half-way, which is not judged)."""
+    if move.kind in INVISIBLE:
+        return True
+    if move.kind == "rescue":
+        mountain = state.mountain(move.target or move.seat)
+        return state.manifest.kind(geo.as_dict(mountain)[move.slot]) != "avalanche"
+    return False
+
+
 def conserved(state) -> None:
     """Every card of the deck is in exactly one place, and the counts agree."""
     where: Counter[str] = Counter()
@@ -119,7 +130,7 @@ def test_illegal_but_physical_moves_are_named_and_recognised(seed, players, pick
             assert not verdict.legal and verdict.rule.id.startswith("alt.")
             after = GAME.apply(state, move)
             conserved(after)
-            if move.kind in INVISIBLE:
+            if unrecognised(state, move):
                 continue
             found = GAME.candidates(state, GAME.expected_observation(after))
             assert found and same_view(found[0].state, after), GAME.notation(state, move)

@@ -97,3 +97,23 @@ def test_scripts_are_plain_json():
     for make in SCRIPTS.values():
         for step in make().steps:
             assert json.loads(json.dumps(step.move)) == step.move
+
+
+def test_the_observation_page_example_is_the_demo_s_ending():
+    """docs/observation/altitude.md shows red's mountain at the end of the demo game."""
+    import re
+    from pathlib import Path
+
+    from companion.observation import Observation
+
+    page = Path(__file__).resolve().parents[3] / "docs" / "observation" / "altitude.md"
+    block = re.findall(r"```json\n(.*?)```", page.read_text(encoding="utf-8"), re.S)[-1]
+    example = Observation.loads(block)
+    state, _, _ = play(demo_script())
+    expected = GAME.expected_observation(state)
+    mountain = {(p.get("card"), p.get("etage"), p.get("pos")) for p in expected.pieces
+                if p.zone == "player:red"}
+    shown = {(p.get("card"), p.get("etage"), p.get("pos")) for p in example.pieces
+             if p.zone == "player:red"}
+    assert shown == mountain
+    assert GAME.status(state)["outcome"] == GAME.outcome(state).to_json()
