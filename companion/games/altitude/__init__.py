@@ -4,8 +4,9 @@ The package is split by job: ``manifest`` (the deck, enrolled per box: the real 
 not published, two made-up decks ship in ``manifests/``), ``mountain`` (étages, slots, the value
 rule), ``state`` (options and what the table knows), ``moves`` (moves, notation, JSON),
 ``rules`` (every rule a verdict can cite), ``judge`` (possible? legal?), ``transitions``
-(applying a move: turns, double turns, the end phase), ``movegen`` (legal and illegal-but-
-physical moves), ``scoring``, ``camera`` (from observations to candidate moves), ``playout``
+(applying a move: turns, double turns, the end phase), ``verdict`` (both, with the score
+change), ``movegen`` (legal and illegal-but-physical moves), ``scoring``, ``camera`` (from
+observations to candidate moves), ``playout``
 (random moves with the real odds of hidden cards), ``scripts`` (whole scripted games) and
 ``engine`` (all of it on the game contract).
 
@@ -16,7 +17,7 @@ physical moves), ``scoring``, ``camera`` (from observations to candidate moves),
      "mountains": {"red": {"height": 2, "base": 3,
                            "cards": [{"card": "m08a", "etage": 1, "pos": 0, "x": 0.0,
                                       "kind": "mountain", "value": 8, "animal": null,
-                                      "covered": true}, ...]}, ...},
+                                      "label": "8", "covered": true}, ...]}, ...},
      "discard": {"top": "ava2" | null, "count": 7},
      "deck": 31, "drawn": "m13b" | null, "hands": {"red": 4, "blue": 4}}
 

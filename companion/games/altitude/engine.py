@@ -189,6 +189,7 @@ class Altitude(Game[AltitudeState, Move]):
                 "base": geo.base_count(cards),
                 "cards": [{"card": c, "etage": k, "pos": p, "x": p + (k - 1) / 2,
                            "kind": m.kind(c), "value": m[c].value, "animal": m[c].animal,
+                           "label": m[c].label(),
                            "covered": geo.is_covered(cards, (k, p))}
                           for k, p, c in mountain],
             }

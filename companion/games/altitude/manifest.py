@@ -70,7 +70,8 @@ class CardType:
         return self.kind != SAINT_BERNARD
 
     def label(self) -> str:
-        if self.kind in (MOUNTAIN,):
+        """How a player names the card: its value, the animal and value, or the special."""
+        if self.kind == MOUNTAIN:
             return str(self.value)
         if self.kind == ANIMAL:
             return f"{self.animal} {self.value}"

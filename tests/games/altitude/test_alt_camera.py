@@ -167,6 +167,7 @@ def test_board_view_and_status_are_json():
     assert red["height"] == 2 and red["base"] == 2
     nine = next(c for c in red["cards"] if c["card"] == "m09a")
     assert nine["x"] == 0.5 and nine["value"] == 9 and not nine["covered"]
+    assert nine["label"] == "9" and nine["kind"] == "mountain"
     assert next(c for c in red["cards"] if c["card"] == "m08a")["covered"]
     status = GAME.status(state)
     assert json.loads(json.dumps(status)) == status
