@@ -131,11 +131,16 @@ def moaveou_actions(state: HlcState, seat: int) -> Iterator[Play]:
     pos = state.giants[seat]
     if pos is None:
         return
-    level = state.height(pos)
+    heights = state.mountain.heights
+    ring = state.mountain.ring
+    level = heights.get(pos, 0)
     taken = state.occupied()
     player = state.players[seat]
     for n in neighbours(pos):
-        if _free_square(state, n, taken) and state.height(n) <= level + 1:
+        if n in taken:
+            continue
+        h = heights.get(n)
+        if (h is not None and h <= level + 1) or (h is None and n in ring):
             yield Play(player, MOAVEOU, to=n)
 
 
@@ -188,8 +193,9 @@ def hopla_actions(state: HlcState, seat: int) -> Iterator[Play]:
     for n in neighbours(pos):  # high jumps
         if _free_square(state, n, taken) and state.height(n) > level:
             yield Play(player, HOPLA, to=n)
-    for c in sorted(state.mountain.squares):  # long jumps
-        if c != pos and c not in taken and state.height(c) <= level:
+    heights = state.mountain.heights
+    for c in state.mountain.squares_sorted:  # long jumps
+        if c != pos and c not in taken and heights.get(c, 0) <= level:
             yield Play(player, HOPLA, to=c)
 
 

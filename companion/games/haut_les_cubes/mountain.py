@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from companion.games.haut_les_cubes.geometry import Cell, Cube, cubes_on_top, heights_of
 
 _CACHE: dict[frozenset[Cube], "Mountain"] = {}
+_SORTED: dict[frozenset[Cube], tuple[Cell, ...]] = {}
 _CACHE_LIMIT = 50_000
 
 
@@ -34,6 +35,15 @@ class Mountain:
     def squares(self) -> frozenset[Cell]:
         """Every square a giant may stand on: cube tops and the ring."""
         return self.ring | self.heights.keys()
+
+    @property
+    def squares_sorted(self) -> tuple[Cell, ...]:
+        found = _SORTED.get(self.cubes)
+        if found is None:
+            found = _SORTED[self.cubes] = tuple(sorted(self.squares))
+            if len(_SORTED) > _CACHE_LIMIT:
+                _SORTED.clear()
+        return found
 
 
 def mountain(cubes: frozenset[Cube]) -> Mountain:
@@ -121,7 +131,8 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
     ring_f = frozenset(ring)
     # a site can change only if its footprint or its contact cells meet the changed cells
     lo_x, hi_x, lo_y, hi_y = x - 3, x + 2, y - 3, y + 2
-    sites = [s for s in parent.sites if not (lo_x <= s[0] <= hi_x and lo_y <= s[1] <= hi_y)]
+    sites = [s for s in parent.sites
+             if s[0] < lo_x or s[0] > hi_x or s[1] < lo_y or s[1] > hi_y]
     for ax in range(lo_x, hi_x + 1):
         for ay in range(lo_y, hi_y + 1):
             s = _site_ok(ax, ay, heights, ring_f)

@@ -59,7 +59,7 @@ class Pile:
     turn."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """A card laid by ``seat`` and its action."""
 

@@ -49,7 +49,7 @@ def start_reserve(n_players: int) -> int:
     return (24 - len(start_layout(n_players))) // n_players
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HlcState:
     """One moment of a game. Seat-indexed tuples follow ``players`` (clockwise play order,
     ``players[0]`` started the game)."""
