@@ -9,8 +9,8 @@ at real tables; the referee flags each and the cards are put back.
   ("9 on 8 and 5", "13 on 9 and a téléphérique"), an avalanche laid in an opponent's mountain and
   removed by a Saint-Bernard (which one lies under the avalanche on the discard is hidden: the
   referee asks), a téléphérique covering an avalanche, a replacement, a drawn card shown, the
-  end phase with cards laid several at a time, a Saint-Bernard kept and hands emptied; and
-  seven mistakes. Red wins with 5 points (3 étages, a Saint-Bernard kept, an emptied hand).
+  end phase (each player's cards laid at once, then the hand shown or emptied), a Saint-Bernard
+  kept; and seven mistakes. Red wins with 5 points (3 étages, a Saint-Bernard kept, an emptied hand).
 * :func:`solo_script` — the solitaire: a five-étage mountain with the eagle on top. 9 points.
 """
 
@@ -65,18 +65,14 @@ def demo_script() -> Script:
          "the 3 is under the avalanche"),
         "yellow builds m06 1:2",
         "blue replaces 1:1 with m14",
-        # the deck is out: one pass, from red
-        "red lays m02 1:2, tel2 2:1",
-        "red lays m13 3:0; shows 1 cards 1 saint-bernard",  # 13 on 9 and a téléphérique
-        "yellow lays m07 2:1, tel3 3:0",
+        # the deck is out: one pass, from red; each player's cards seen at once are one move
+        "red lays m02 1:2, tel2 2:1, m13 3:0; shows 1 cards 1 saint-bernard",  # 13 on 9 and 0
         ("yellow discards m01", "illegal", "alt.discard.hand",
          "a card left in hand thrown away at the end"),
-        "yellow lays m04 1:3",
-        "yellow lays m01 1:4",
+        "yellow lays m04 1:3, m01 1:4, m07 2:1, tel3 3:0",
         ("blue gives marmotte yellow 1:5", "illegal", "alt.hand.own",
          "a hand card laid in another mountain"),
-        "blue lays marmotte 1:2, m11 1:3",
-        "blue lays chamois 1:-1, aigle 2:2",
+        "blue lays chamois 1:-1, marmotte 1:2, m11 1:3, aigle 2:2",
     ])
 
 

@@ -117,3 +117,28 @@ def test_the_observation_page_example_is_the_demo_s_ending():
              if p.zone == "player:red"}
     assert shown == mountain
     assert GAME.status(state)["outcome"] == GAME.outcome(state).to_json()
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_scripted_game_refereed_from_its_observation_file(name, data_dir):
+    """The referee sees only what an ideal camera reports after each step (and the answer to
+    its question): it must record the script's moves, verdicts and scores, and ask once where
+    the Saint-Bernard lies hidden under the avalanche."""
+    from companion.games.script import observation_lines
+    from companion.referee import Referee
+    from companion.referee.script_lines import feed
+    from companion.referee.scripted import compare, step_summary
+    from companion.store import EventLog
+
+    script = SCRIPTS[name]()
+    lines = [json.dumps(line) for line in observation_lines(GAME, script)]
+    with EventLog.in_dir(data_dir) as log:
+        referee = Referee.start(log, GAME.name, list(script.players), dict(script.options),
+                                seed=script.seed, actor="file")
+        list(feed(referee, lines, source="script"))
+        events = log.events(referee.session.game_id)
+    result = compare(GAME, script, events)
+    assert result.mismatches == []
+    assert result.questions == step_summary(script.steps).get("ask", 0)
+    assert result.unexplained == 0
+    assert events[-1].type == "game.ended"
