@@ -22,14 +22,16 @@ from typing import Iterable, Iterator
 
 from companion.games.base import MalformedMove
 from companion.games.terra_turrium import board
-from companion.games.terra_turrium.moves import END_TURN, Action, Move, enter, go, lay, put, take
+from companion.games.terra_turrium.moves import (
+    END_TURN, ENTER, GO, Action, Move, enter, go, lay, put, take,
+)
 from companion.games.terra_turrium.paths import best_path, chain
 from companion.games.terra_turrium.state import (
     PHASE_LAYOUT, PHASE_PLAY, STAGE_TAKE, TerraTurriumState,
 )
 from companion.games.terra_turrium.table import Table
 
-#: orders of takes, or of flag journeys, tried at most
+#: orders of takes tried at most
 MAX_ORDERS = 24
 #: ways of splitting the blocks between two players tried at most
 MAX_SPLITS = 120
@@ -37,13 +39,18 @@ MAX_SPLITS = 120
 FlagSet = Counter  # Counter[(square, colour)]
 
 
-def _unique(items: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+def _unique(items: Iterable[tuple[int, ...]],
+            limit: int | None = None) -> list[tuple[int, ...]]:
+    """The distinct items, in order, at most ``limit`` of them (read lazily: nine blocks have
+    362 880 orders, and only the first few are ever tried)."""
     seen: set[tuple[int, ...]] = set()
     out = []
     for item in items:
         if item not in seen:
             seen.add(item)
             out.append(item)
+            if limit is not None and len(out) >= limit:
+                break
     return out
 
 
@@ -62,7 +69,7 @@ def _ordered_takes(state: TerraTurriumState, squares: list[int]) -> list[Action]
     """The takes in the order that breaks the fewest rules (an exterior square may become
     interior, or the other way round, as blocks are lifted)."""
     best: tuple[int, list[Action]] | None = None
-    for order in _unique(permutations(sorted(squares)))[:MAX_ORDERS]:
+    for order in _unique(permutations(sorted(squares)), MAX_ORDERS):
         actions = [take(s) for s in order]
         tried = _try(state, actions)
         if tried is not None and (best is None or tried[0] < best[0]):
@@ -165,7 +172,7 @@ def _assign(table: Table, colour: str, sources: list[int], targets: list[int],
                 for s in set(sources) for t in set(targets)}
         entry = {t: _journey_cost(table, _Journey(colour, None, t)) for t in set(targets)}
         best: tuple[tuple[int, int], tuple[int, ...]] | None = None
-        for chosen in _unique(permutations(targets, len(sources))):
+        for chosen in _unique(permutations(targets, len(sources)), 720):
             rest_t = _multiset_minus(targets, chosen)
             total = [0, 0]
             for s, t in zip(sources, chosen):
@@ -209,8 +216,9 @@ def plan_flags(state: TerraTurriumState, mover: str, changes: FlagChanges,
         chosen.via = chosen.via + (sq,)
     if not journeys:
         return []
-    orders = list(permutations(range(len(journeys))))[:MAX_ORDERS] if len(journeys) <= 4 \
-        else [tuple(range(len(journeys))), tuple(reversed(range(len(journeys))))]
+    count = len(journeys)
+    orders = list(permutations(range(count))) if count <= 3 \
+        else [tuple(range(count)), tuple(reversed(range(count)))]
     best: tuple[tuple[int, int], list[Action]] | None = None
     for order in orders:
         table = Table(state)
@@ -246,19 +254,22 @@ def _put_sets(puts: list[int], capacity: int) -> list[tuple[int, ...]]:
     square), each choice of the ones that were."""
     if len(puts) <= capacity:
         return [tuple(puts)]
-    return _unique(combinations(puts, capacity))[:20]
+    return _unique(combinations(puts, capacity), 10)
 
 
 def _segment(state: TerraTurriumState, takes: list[int], puts: tuple[int, ...],
-             changes: FlagChanges, colours: Iterable[str],
-             vanished: list[tuple[int, str]]) -> tuple[list[Action], TerraTurriumState] | None:
-    """One player's part: blocks taken, blocks put, flags moved; and the state after it."""
+             changes: FlagChanges, colours: Iterable[str], vanished: list[tuple[int, str]],
+             flag_actions: list[Action] | None = None,
+             ) -> tuple[list[Action], TerraTurriumState] | None:
+    """One player's part: blocks taken, blocks put, flags moved (planned here, unless given);
+    and the state after it."""
     actions = _ordered_takes(state, takes) + [put(s) for s in puts]
     tried = _try(state, actions)
     if tried is None:
         return None
     after_blocks = tried[1].freeze()
-    flag_actions = plan_flags(after_blocks, state.active_seat, changes, colours, vanished)
+    if flag_actions is None:
+        flag_actions = plan_flags(after_blocks, state.active_seat, changes, colours, vanished)
     tried = _try(after_blocks, flag_actions)
     if tried is None:
         return None
@@ -289,9 +300,12 @@ def same_turn_plans(state: TerraTurriumState, takes: list[int], puts: list[int],
                     removed: FlagSet, added: FlagSet) -> Iterator[Move]:
     """The active player's turn goes on: every change is theirs."""
     changes = FlagChanges(removed, added)
+    flags: list[Action] | None = None  # planned once: the choice of puts hardly changes them
     for chosen in _put_sets(puts, state.in_hand + len(takes)):
-        seg = _segment(state, takes, chosen, changes, changes.colours(), changes.vanished)
+        seg = _segment(state, takes, chosen, changes, changes.colours(), changes.vanished,
+                       flags)
         if seg is not None and seg[0]:
+            flags = [a for a in seg[0] if a.kind in (GO, ENTER)]
             yield Move(tuple(seg[0]))
 
 
@@ -340,7 +354,7 @@ def next_turn_plans(state: TerraTurriumState, takes: list[int], puts: list[int],
             ranked.append((tried[0], n, t1, p1))
     ranked.sort()
     best: tuple[int, list[Action]] | None = None
-    for _vio, _n, t1, p1 in ranked[:3]:
+    for _vio, _n, t1, p1 in ranked[:2]:
         first = _segment(state, list(t1), p1, changes, first_colours, changes.vanished)
         if first is None:
             continue

@@ -4,6 +4,7 @@ and the camera reads each move back from the ideal picture of its result."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -132,3 +133,33 @@ def test_the_camera_reads_each_move_back(n, seed):
         # the move itself, or one the camera cannot tell from it (another path, same board)
         assert GAME.expected_observation(best.state) == seen, GAME.notation(state, move)
         assert best.verdict.legal and best.cost == 0.0
+
+
+@given(seed=st.integers(0, 10**6), lost=st.integers(0, 6), gained=st.integers(0, 6),
+       moved=st.integers(0, 3))
+def test_any_table_gets_sorted_candidates_or_none(seed, lost, gained, moved):
+    """A knocked table, a misread or a move the engine cannot model never raises: the
+    candidates are sorted, and each one's cost is at least how badly its state explains the
+    picture (the rest is the prior for broken rules and turn ends)."""
+    from ._support import pos
+
+    rng = random.Random(seed)
+    state = pos()
+    heights = list(state.heights)
+    flags = list(state.flags)
+    for _ in range(lost):
+        sq = rng.choice([s for s in range(board.SQUARES) if heights[s] > 0])
+        heights[sq] -= 1
+    for _ in range(gained):
+        heights[rng.randrange(board.SQUARES)] += 1
+    for _ in range(moved):
+        i = rng.randrange(len(flags))
+        flags[i] = (rng.randrange(board.SQUARES), flags[i][1])
+    seen_state = dataclasses.replace(state, heights=tuple(heights), flags=tuple(sorted(flags)))
+    seen = GAME.expected_observation(seen_state)
+    candidates = GAME.candidates(state, seen)
+    costs = [c.cost for c in candidates]
+    assert costs == sorted(costs)
+    for candidate in candidates:
+        assert candidate.cost >= GAME.explain(candidate.state, seen) - 1e-9
+        assert candidate.verdict.legal == (candidate.verdict.rule is None)
