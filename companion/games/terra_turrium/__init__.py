@@ -6,7 +6,8 @@ start layouts), ``state`` (options and the immutable state), ``moves`` (actions,
 JSON), ``rules`` (every rule a verdict can cite), ``table`` (playing actions: the rules applied
 and judged), ``movegen`` (legal and illegal-but-physical moves), ``paths`` and ``planner`` (from
 a change on the table to the moves that made it), ``camera`` (observations, costs, candidates),
-``engine`` (all of it on the game contract) and ``scripts`` (scripted whole games).
+``engine`` (all of it on the game contract), ``scripts`` (scripted whole games) and ``diagram``
+(positions drawn as text, for tests and bug reports).
 
 Rulings (docs/rulings.md, Terra Turrium) are applied as written; the engine adds these:
 
@@ -33,6 +34,11 @@ Rulings (docs/rulings.md, Terra Turrium) are applied as written; the engine adds
   territories included), counted on the aggression track, which is kept from the history.
 * **Score.** During the game each seat's score is how many of the heights 1 to 6 its flags
   hold (6 is the win condition, with all six flags on the board).
+* **What the camera cannot see** is assumed in the player's favour: a flag's path is the legal
+  one costing the fewest points (a path across the mover's own flags is a chain of identical
+  flags stepping on), and a captured flag seen on an interior square may have entered on an
+  exterior one and walked. A whole pass (a turn with nothing done) is invisible; a still moment
+  spanning two turns is read as the end of one and the start of the next, never more.
 
 ``board_view(state)`` returns::
 

@@ -44,8 +44,9 @@ def test_tt_take_one_foreign__illegal():
 def test_neutral_territory_counts_as_foreign():
     four = GAME.setup(["red", "yellow", "blue", "green"])
     for colour in ("red", "yellow", "blue", "green"):
-        four = GAME.apply(four, GAME.parse_notation(four, " ".join(
-            f"{colour[0].upper()}@{board.name(sq)}" for sq in board.territory_squares(colour)[-6:])))
+        far_rows = board.territory_squares(colour)[-6:]
+        layout = " ".join(f"{colour[0].upper()}@{board.name(sq)}" for sq in far_rows)
+        four = GAME.apply(four, GAME.parse_notation(four, layout))
     # yellow plays: its land is an opponent's; with two players it is neutral: the same rule
     assert_breaks(four, "red: -f1 -g1", "tt.take.one-foreign")
     assert_breaks(pos(), "red: -f2 -g2", "tt.take.one-foreign")

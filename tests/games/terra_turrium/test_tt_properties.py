@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from companion.games.terra_turrium import board
 from companion.games.terra_turrium.state import PHASE_PLAY
 
-from ._support import GAME
+from ._support import GAME, pos
 
 PLAYERS = {2: ["red", "blue"], 3: ["red", "yellow", "blue"],
            4: ["red", "yellow", "blue", "green"]}
@@ -141,8 +141,6 @@ def test_any_table_gets_sorted_candidates_or_none(seed, lost, gained, moved):
     """A knocked table, a misread or a move the engine cannot model never raises: the
     candidates are sorted, and each one's cost is at least how badly its state explains the
     picture (the rest is the prior for broken rules and turn ends)."""
-    from ._support import pos
-
     rng = random.Random(seed)
     state = pos()
     heights = list(state.heights)

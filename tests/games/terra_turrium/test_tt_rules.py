@@ -51,3 +51,16 @@ def test_messages_exist_in_both_languages():
     for rule in rules.RULES.values():
         assert rule.fr and rule.en and rule.fr != rule.en, rule.id
         assert rule.message("en") == rule.en and rule.message("fr") == rule.fr
+
+
+def test_every_rule_has_its_legal_and_illegal_test():
+    """Each rule id has a pair of tests named after it: ``test_<id>__legal`` and
+    ``__illegal`` (for the end of the game, ``__met`` / ``__not_met`` and ``__co_winner`` /
+    ``__no_co_winner``)."""
+    here = Path(__file__).resolve().parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in here.glob("test_tt_*.py"))
+    names = set(re.findall(r"^def (test_\w+)\(", source, flags=re.M))
+    pairs = (("legal", "illegal"), ("met", "not_met"), ("co_winner", "no_co_winner"))
+    for rule_id in rules.RULES:
+        stem = "test_" + rule_id.replace(".", "_").replace("-", "_")
+        assert any(f"{stem}__{a}" in names and f"{stem}__{b}" in names for a, b in pairs), stem
