@@ -10,14 +10,16 @@ dice faces, the new stones on top of each building, the buildings emptied, the t
 and builds the few moves that produce exactly that change, with the hidden facts spelled out (a
 drawn stone marked or not, the card taken).
 
-A candidate's cost is the matching cost (``companion.games.matching``) plus what the reading
-assumes beyond the picture, on the same minus-log-odds scale: a repeat roll the tray cannot show
-(minus the log of its odds) and :data:`ILLEGAL` for an illegal reading. Of readings that leave the
-table looking exactly the same, an illegal one is kept only when it is likelier than every legal
-one (the camera gives no evidence of an illegal act, so the referee accuses no one of it without
-need), and then only the likeliest: no unseen roll, the player on turn or next, fewest rules
+A candidate's cost is the matching cost (``companion.games.matching``): how well its state
+explains the picture, comparable with the cost of "nothing happened". Readings that leave the
+table looking exactly the same are weighed by what they assume beyond the picture, on the same
+minus-log-odds scale (:func:`prior`): a repeat roll the tray cannot show (minus the log of its
+odds) and :data:`ILLEGAL` for a broken rule. Only the likeliest are offered, with any within the
+clear margin of it (so the referee asks); an illegal reading only when it is likelier than every
+legal one (the camera gives no evidence of an illegal act, so the referee accuses no one of it
+without need), and then only the likeliest illegal one: the player on turn or next, fewest rules
 broken. Legal readings that differ by a hidden fact (a card, a marked stone) tie, so the referee
-asks.
+asks. Candidates of equal cost come likeliest first.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections import Counter
 from typing import Any, Hashable
 
 from companion.games.base import Candidate, MalformedMove
-from companion.games.matching import MISS, MISS_HIDDEN, mismatch_cost
+from companion.games.matching import CLEAR_MARGIN, MISS, MISS_HIDDEN, mismatch_cost
 from companion.games.ville_des_nains.components import (
     BLUE, COLOUR_DICE, COLOUR_FACES, COLOURS, SHAPES, STONE_KINDS, sort_faces,
 )
@@ -45,8 +47,8 @@ TRAY = "tray"
 POOL = "pool"
 KOBOLD_ZONE = "kobold"
 PLAYER = "player:"
-#: the cost of reading a move as illegal: a rule broken is about as unlikely as a piece the camera
-#: missed (players break a rule now and then, not often)
+#: the prior of reading a move as illegal: a rule broken is about as unlikely as a piece the
+#: camera missed (players break a rule now and then, not often)
 ILLEGAL = MISS
 
 
@@ -256,8 +258,11 @@ def _results(state: VdnState, move: Move) -> list[tuple[Move, Result]]:
         return []
 
 
-def _complete(state: VdnState, move: Move, after: VdnState) -> bool:
-    if isinstance(move, Roll) or after.stage == OVER:
+def _complete(state: VdnState, move: Move, after: VdnState, legal: bool) -> bool:
+    """A legal move is complete when its player can do nothing more in the same stage (every
+    die used, no blue stone left to draw, the kobold's stones all added). An illegal one is
+    complete at once: the table hears of it while the stone is still in hand."""
+    if isinstance(move, Roll) or after.stage == OVER or not legal:
         return True
     mover = state.players.index(move.seat)
     return not (after.stage in (BUILD, KOBOLD) and after.turn == mover and can_continue(after))
@@ -279,9 +284,9 @@ def _repeat_odds(state: VdnState, move: Move) -> float | None:
 
 
 def unseen_cost(state: VdnState, move: Move) -> float:
-    """What a reading assumes the camera did not see, as a cost on the matching scale (minus the
-    log of its odds): a repeat roll showing the very faces already in the tray (3.6 for three
-    distinct colour faces, 1.1 for a kobold die's 2 after a 2)."""
+    """What a reading assumes the camera did not see, on the matching scale (minus the log of
+    its odds): a repeat roll showing the very faces already in the tray (3.6 for three distinct
+    colour faces, 1.1 for a kobold die's 2 after a 2)."""
     odds = _repeat_odds(state, move)
     return 0.0 if odds is None else -math.log(odds)
 
@@ -303,27 +308,42 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     by_look: dict[frozenset, list[tuple[Move, Result]]] = {}
     for move, result in found:
         by_look.setdefault(signature(result.state), []).append((move, result))
-    out: list[Candidate] = []
+    ranked: list[tuple[float, Candidate]] = []
     seen: set[Move] = set()
     for group in by_look.values():
-        keep = [pair for pair in group if pair[1].rule is None]
-        floor = min((unseen_cost(state, m) for m, _ in keep), default=math.inf)
-        illegal = [pair for pair in group if pair[1].rule is not None
-                   and unseen_cost(state, pair[0]) + ILLEGAL < floor]
-        if illegal:
-            def rank(pair: tuple[Move, Result]) -> tuple[float, bool, int]:
-                return (unseen_cost(state, pair[0]), not _acting(state, pair[0]),
-                        len(pair[1].broken))
-            least = min(rank(pair) for pair in illegal)
-            keep += [pair for pair in illegal if rank(pair) == least]
-        for move, result in keep:
+        for move, result, odds in _likeliest(state, group):
             if move in seen:
                 continue
             seen.add(move)
-            prior = unseen_cost(state, move) + (ILLEGAL if result.rule is not None else 0.0)
-            out.append(Candidate(move=move, state=result.state,
-                                 verdict=verdict_of(state, move, result),
-                                 cost=explain(result.state, observation) + prior,
-                                 complete=_complete(state, move, result.state)))
-    out.sort(key=lambda c: (round(c.cost, 9), not c.verdict.legal, notation(c.move)))
-    return out
+            ranked.append((odds, Candidate(
+                move=move, state=result.state, verdict=verdict_of(state, move, result),
+                cost=explain(result.state, observation),
+                complete=_complete(state, move, result.state, result.rule is None))))
+    ranked.sort(key=lambda rc: (round(rc[1].cost, 9), rc[0], not rc[1].verdict.legal,
+                                notation(rc[1].move)))
+    return [c for _, c in ranked]
+
+
+def prior(state: VdnState, move: Move, result: Result) -> float:
+    """How unlikely a reading is beyond what the picture shows (minus log odds): an unseen
+    repeat roll, and :data:`ILLEGAL` for a broken rule."""
+    return unseen_cost(state, move) + (ILLEGAL if result.rule is not None else 0.0)
+
+
+def _likeliest(state: VdnState, group: list[tuple[Move, Result]]
+               ) -> list[tuple[Move, Result, float]]:
+    """Of readings that leave the table looking the same, those worth offering: the likeliest,
+    and any within :data:`CLEAR_MARGIN` of it (the referee asks between them); an illegal one
+    only when it is likelier than every legal one, and then only the likeliest illegal one."""
+    scored = [(m, r, prior(state, m, r)) for m, r in group]
+    best = min(p for _, _, p in scored)
+    best_legal = min((p for _, r, p in scored if r.rule is None), default=math.inf)
+    keep = [(m, r, p) for m, r, p in scored
+            if p < best + CLEAR_MARGIN and (r.rule is None or p < best_legal)]
+    illegal = [t for t in keep if t[1].rule is not None]
+    if illegal:
+        def rank(t: tuple[Move, Result, float]) -> tuple[float, bool, int]:
+            return (t[2], not _acting(state, t[0]), len(t[1].broken))
+        least = min(rank(t) for t in illegal)
+        keep = [t for t in keep if t[1].rule is None or rank(t) == least]
+    return keep
