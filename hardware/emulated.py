@@ -61,7 +61,7 @@ class EmulatedBoard:
         self._drop = self._flip = 0
         self._out = bytearray()
         self.boots = 0
-        self.opened = threading.Condition(self._lock)
+        self._changed = threading.Condition(self._lock)
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -98,10 +98,12 @@ class EmulatedBoard:
 
     # -- faults ---------------------------------------------------------------------------------
 
-    def reset(self) -> None:
-        """Reboots the board now, as a reset button or a brown-out would."""
+    def reset(self, *, announce: bool = True) -> None:
+        """Reboots the board now, as a reset button or a brown-out would. ``announce=False``:
+        its READY line is lost on the wire (the host must notice some other way)."""
         with self._lock:
             self._boot()
+            self._announced = not announce
 
     def unplug(self) -> None:
         """The cable is pulled: the port disappears and the board loses power."""
@@ -109,6 +111,7 @@ class EmulatedBoard:
             self._close_pty()
             self._powered = False
             self._open = False
+            self._changed.notify_all()
 
     def plug(self) -> str:
         """The cable is back: a new port (same ``link_path``), the board waits to be opened."""
@@ -160,8 +163,15 @@ class EmulatedBoard:
 
     def wait_open(self, timeout: float) -> bool:
         """Waits until a program has the port open."""
-        with self.opened:
-            return self.opened.wait_for(lambda: self._open, timeout)
+        with self._changed:
+            return self._changed.wait_for(lambda: self._open, timeout)
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Waits until no program has the port open. (The board notices a closing within a few
+        milliseconds; a program that closes and reopens faster than that is taken as having
+        kept it open, so the board does not reboot.)"""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._open, timeout)
 
     # -- inside ---------------------------------------------------------------------------------
 
@@ -236,11 +246,13 @@ class EmulatedBoard:
                 if master != self._master:          # unplugged meanwhile
                     continue
                 if closed:
-                    self._open = False              # the board runs on, unheard
+                    if self._open:
+                        self._open = False          # the board runs on, unheard
+                        self._changed.notify_all()
                 elif not self._open:
                     self._open = True               # opened: DTR resets the board
                     self._boot()
-                    self.opened.notify_all()
+                    self._changed.notify_all()
                 if self._open:
                     self._serve(master, readable)
             if closed:

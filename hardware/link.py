@@ -60,8 +60,9 @@ class Ticket:
     ``stale`` / ``interrupted`` (a moment dropped: too old, or on the wire when the link
     broke), ``stopped`` (the link was stopped first)."""
 
-    def __init__(self, command: Command):
+    def __init__(self, command: Command, on_done: Callable[[Ticket], None] | None = None):
         self.command = command
+        self._on_done = on_done
         self.submitted = time.monotonic()
         self.done_at: float | None = None
         self.outcome: str | None = None
@@ -80,6 +81,8 @@ class Ticket:
             self.outcome, self.detail = outcome, detail
             self.done_at = time.monotonic()
             self._event.set()
+            if self._on_done:
+                self._on_done(self)
 
     def __repr__(self) -> str:
         return f"Ticket({self.command}, {self.outcome or 'pending'})"
@@ -136,6 +139,7 @@ class BoardLink:
         self._cond = threading.Condition(self._lock)
         self._queue: deque[Ticket] = deque()
         self._inflight: Ticket | None = None
+        self._unfinished: set[Ticket] = set()   # every ticket handed out without an outcome
         self._desired = BoardSettings()
         self._status = "connecting"
         self._detail = "not started"
@@ -190,7 +194,8 @@ class BoardLink:
         cmd.line(MAX_SEQ)               # raises if it would not fit in a line
         with self._lock:
             self._desired = self._desired.apply(cmd)
-            ticket = Ticket(cmd)
+            ticket = Ticket(cmd, self._ticket_done)
+            self._unfinished.add(ticket)
             self._queue.append(ticket)
             self._cond.notify_all()
         self._wake()
@@ -199,8 +204,12 @@ class BoardLink:
     def wait_idle(self, timeout: float) -> bool:
         """Waits until every command sent so far has an outcome (for tests and the CLI)."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._queue and self._inflight is None,
-                                       timeout)
+            return self._cond.wait_for(lambda: not self._unfinished, timeout)
+
+    def _ticket_done(self, ticket: Ticket) -> None:
+        with self._lock:
+            self._unfinished.discard(ticket)
+            self._cond.notify_all()
 
     def wait_status(self, wanted: str | tuple[str, ...], timeout: float) -> bool:
         wanted = (wanted,) if isinstance(wanted, str) else wanted
@@ -319,14 +328,20 @@ class BoardLink:
             self._set_status(self._status, f"{self.port_in_use} open, waiting for the board to "
                              "start (opening its port resets it)")
         self._await_ready(ser)
+        restarts_in_a_row = 0
         while True:
-            self._handshake(ser)
             try:
+                self._handshake(ser)
+                restarts_in_a_row = 0
                 self._serve(ser)
                 return
             except _BoardRestarted as exc:
                 self.stats.board_restarts += 1
+                restarts_in_a_row += 1
                 self._interrupt_inflight()
+                if restarts_in_a_row > 3:
+                    raise _LinkDown(f"the board keeps restarting ({exc}); check its power "
+                                    "supply") from exc
                 self._set_status("reconnecting", f"{exc}; restoring its state")
 
     def _await_ready(self, ser) -> None:
