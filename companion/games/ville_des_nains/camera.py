@@ -235,8 +235,8 @@ def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
     elif not ch.colour_changed and not ch.kobold_changed and stirred:
         if state.stage == BUILD:
             builds(players[state.turn], None)
-        if state.stage == KOBOLD:
-            kobold(None)
+        if k is not None:
+            kobold(None)  # the kobold in its stage, or out of turn (illegal)
         # the next player rolled the very faces already in the tray
         if state.is_dwarf(nxt) and state.colour_dice:
             builds(players[nxt], state.colour_dice)

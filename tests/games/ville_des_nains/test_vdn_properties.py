@@ -9,6 +9,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.games.ville_des_nains.camera import signature
 from companion.games.ville_des_nains.state import OVER
 
 DWARVES = ("green", "white", "pink", "cyan", "brown", "grey")
@@ -119,7 +120,7 @@ def test_candidates_rank_the_move_made_first(game, data):
 
 
 @given(st.data())
-def test_legal_moves_hold_the_playout_and_physical_moves_are_judged(game, data):
+def test_legal_and_physical_moves_are_judged_and_seen(game, data):
     players, options, seed = table(data)
     moves, states = playout(game, players, options, seed)
     rng = random.Random(seed)
@@ -134,3 +135,12 @@ def test_legal_moves_hold_the_playout_and_physical_moves_are_judged(game, data):
             verdict = game.check(state, m)
             assert verdict.legal == (m in legal)
             game.apply(state, m)
+        # a mistake the camera can see is explained, by it or by a reading that looks the same
+        for m in rng.sample(physical, min(6, len(physical))):
+            after = game.apply(state, m)
+            obs = game.expected_observation(after)
+            if game.explain(state, obs) == 0.0:
+                continue
+            cands = game.candidates(state, obs)
+            assert cands and cands[0].cost == 0.0, game.notation(state, m)
+            assert signature(cands[0].state) == signature(after), game.notation(state, m)
