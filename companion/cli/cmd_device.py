@@ -63,7 +63,8 @@ def _connect(args: argparse.Namespace):
 
     link = BoardLink(args.port)
     link.start()
-    if not link.wait_status("connected", args.timeout):
+    # "lost" means several attempts failed already: say why now rather than at the timeout.
+    if not link.wait_status(("connected", "lost"), args.timeout) or link.status != "connected":
         status, detail = link.status, link.last_error or link.detail
         link.stop()
         if status == "absent":
@@ -125,8 +126,9 @@ def _test(args: argparse.Namespace) -> int:
             ("brightness 0 to 15", [("PULSE", 0), ("VIEW", "C")], 0.0),
         ]
         steps += [(None, [("BRIGHT", b)], args.step / 4) for b in range(16)]
-        steps += [("done: the display goes back to dashes", [("BRIGHT", 8), ("SEATS",),
-                                                             ("VIEW", "I")], 0.0)]
+        steps += [("done: the display goes back to dashes",
+                   [("BRIGHT", 8), ("SEATS",), ("VIEW", "I"), ("TEXT", 0), ("FLASH", "OFF")],
+                   0.0)]
         for title, commands, hold in steps:
             if title:
                 print(f"  {title}")
