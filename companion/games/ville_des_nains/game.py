@@ -60,7 +60,8 @@ class VilleDesNains(Game[VdnState, Move]):
         elif isinstance(options, Mapping):
             options = self.options_from_json(options)
         elif not isinstance(options, VdnOptions):
-            raise BadSetup(f"options must be VdnOptions or their JSON, not {type(options).__name__}")
+            raise BadSetup(f"options must be VdnOptions or their JSON, not "
+                           f"{type(options).__name__}")
         validate(options)
         return options
 

@@ -12,8 +12,9 @@ A move is what happened at the table between two still moments:
 
 Within one move, stones are taken first (the roller's own, then those given, each building's
 from the bottom), then blue stones are drawn, then any card still to take is taken; a stone on a
-new building takes that building's card at that moment. A move of several stones is the same as its stones taken one by one, so
-:meth:`legal_moves` lists single actions and the camera proposes whatever was done in between.
+new building takes that building's card at that moment. A move of several stones is the same as
+its stones taken one by one, so :meth:`legal_moves` lists single actions and the camera proposes
+whatever was done in between.
 
 Notation (``<building>`` is the building's index in front of its player, from 0; a stone or a
 destruction in another player's area names the seat, ``pink:1``)::
@@ -311,7 +312,8 @@ def to_json(move: Move) -> dict[str, Any]:
     raise MalformedMove(f"not a Ville des Nains move: {move!r}")
 
 
-def _get(data: Mapping[str, Any], key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
+def _get(data: Mapping[str, Any], key: str, kind: type | tuple, where: str,
+         default: Any = ...) -> Any:
     if key not in data or data[key] is None:
         if default is ...:
             raise MalformedMove(f"{where} needs {key!r}")
@@ -348,7 +350,8 @@ def from_json(data: Any) -> Move:
     if kind not in ("roll", "build", "kobold"):
         raise MalformedMove(f"move.type must be 'roll', 'build' or 'kobold', not {kind!r}")
     me = _seat(_get(data, "seat", str, "move"))
-    known = {"roll": {"type", "seat", "faces"}, "kobold": {"type", "seat", "roll", "add", "destroy"},
+    known = {"roll": {"type", "seat", "faces"},
+             "kobold": {"type", "seat", "roll", "add", "destroy"},
              "build": {"type", "seat", "roll", "take", "draw", "cards"}}[kind]
     extra = sorted(set(data) - known)
     if extra:

@@ -123,8 +123,9 @@ class _Run:
             self.flag(rules.GAME2_KOBOLD_DIE)
         if not s.is_dwarf(i) and not is_kobold_roll:
             self.flag(rules.GAME2_DICE)
-        base: dict[str, Any] = dict(turn=i, rolls=s.rolls + 1, round=s.round + (1 if i == 0 else 0),
-                    dice_left=(), blue_left=0, kobold_left=0, destroy_left=False, blocked=False)
+        base: dict[str, Any] = dict(
+            turn=i, rolls=s.rolls + 1, round=s.round + (1 if i == 0 else 0), dice_left=(),
+            blue_left=0, kobold_left=0, destroy_left=False, blocked=False)
         if is_kobold_roll:
             face = faces[0]
             mine = not s.is_dwarf(i)

@@ -502,7 +502,8 @@ def test_vdn_end_city__illegal(arrange, game):
     with pytest.raises(MalformedMove, match="game is over"):
         game.check(after, game.parse_notation(after, "white roll red,red,red"))
     # the same last roof while a card is still in the talon: the city is not finished
-    pending = arrange(players=players, buildings=plan, talon=(), roll=("green", "violet,red,orange"))
+    pending = arrange(players=players, buildings=plan, talon=(),
+                      roll=("green", "violet,red,orange"))
     pending = replace(pending, talon=(1,))
     assert game.outcome(game.apply(pending, game.parse_notation(
         pending, "green take violet-roof@0"))) is None
