@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -100,6 +101,13 @@ def paste_image(tex: TableTexture, image: np.ndarray, centre: tuple[float, float
 
 
 def table_with_markers(layout: TableLayout, seed: int = 0, margin: float = 250.0) -> TableTexture:
+    """A wooden table with the layout's markers on it (a fresh copy: draw on it freely)."""
+    base = _table_with_markers(layout, seed, margin)
+    return TableTexture(base.image.copy(), base.x0, base.y1, base.ppm)
+
+
+@lru_cache(maxsize=4)
+def _table_with_markers(layout: TableLayout, seed: int, margin: float) -> TableTexture:
     x0, y0, x1, y1 = layout.extent_mm
     tex = wood_table(x0 - margin, y0 - margin, x1 + margin, y1 + margin, seed)
     for m in layout.markers:
