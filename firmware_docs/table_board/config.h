@@ -20,6 +20,12 @@
 // driver writes the port register directly (see ws2812.cpp).
 #define PIN_MAX7219_LOAD 10  // PB2; DIN = D11 (MOSI), CLK = D13 (SCK)
 
+// Hardware variants. Most 8-digit MAX7219 modules wire DIG0 to the rightmost digit; set 1 for
+// one whose self-test shows 87654321. Most WS2812B strips take green, red, blue; set 1 for a
+// strip (WS2811 and some clones) whose self-test shows red and green swapped.
+#define DISPLAY_DIG0_LEFT 0
+#define STRIP_ORDER_RGB 0
+
 // Timings of what the players see, in milliseconds.
 #define SELFTEST_STEP_MS 150UL   // boot self-test: 4 steps
 #define FLASH_ON_MS 150UL        // a verdict flash: 3 blinks of on + off

@@ -4,6 +4,11 @@
 #include <SPI.h>
 
 // Register addresses (datasheet table 2).
+#if DISPLAY_DIG0_LEFT
+#define DIGIT_REG(i) (REG_DIGIT0 + (i))
+#else
+#define DIGIT_REG(i) (REG_DIGIT0 + NUM_DIGITS - 1 - (i))
+#endif
 #define REG_DIGIT0 0x01
 #define REG_DECODE 0x09
 #define REG_INTENSITY 0x0A
@@ -36,7 +41,7 @@ void Max7219::refresh(const uint8_t *digits, uint8_t intensity) {
   write(REG_SCAN_LIMIT, NUM_DIGITS - 1);
   write(REG_INTENSITY, intensity & 0x0F);
   for (uint8_t i = 0; i < NUM_DIGITS; i++) {
-    write((uint8_t)(REG_DIGIT0 + NUM_DIGITS - 1 - i), digits[i]);
+    write((uint8_t)DIGIT_REG(i), digits[i]);
     shown_[i] = digits[i];
   }
   write(REG_SHUTDOWN, 1);
@@ -50,7 +55,7 @@ void Max7219::show(const uint8_t *digits, uint8_t intensity) {
   }
   for (uint8_t i = 0; i < NUM_DIGITS; i++) {
     if (digits[i] != shown_[i]) {
-      write((uint8_t)(REG_DIGIT0 + NUM_DIGITS - 1 - i), digits[i]);
+      write((uint8_t)DIGIT_REG(i), digits[i]);
       shown_[i] = digits[i];
     }
   }

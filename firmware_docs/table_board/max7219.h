@@ -1,7 +1,7 @@
 // MAX7219 driver for an 8-digit 7-segment module, over the hardware SPI port.
 //
 // Digits are given leftmost first; on the usual modules DIG0 is the rightmost digit, so the
-// leftmost character goes to digit register 8. The chip runs in "no decode" mode: each
+// leftmost character goes to digit register 8 (DISPLAY_DIG0_LEFT in config.h for the others). The chip runs in "no decode" mode: each
 // register holds the segment byte from font.h as is.
 #pragma once
 #include <stdint.h>

@@ -5,6 +5,8 @@
 // byte change adds a few cycles to a low phase, which the chips tolerate.
 #include "ws2812.h"
 
+#include "config.h"
+
 #include <avr/interrupt.h>
 #include <avr/io.h>
 
@@ -23,8 +25,13 @@ void ws2812_show(const Rgb *leds, uint8_t n) {
   uint8_t wire[3 * 8];
   if (n > 8) n = 8;
   for (uint8_t i = 0; i < n; i++) {
+#if STRIP_ORDER_RGB
+    wire[3 * i] = leds[i].r;
+    wire[3 * i + 1] = leds[i].g;
+#else
     wire[3 * i] = leds[i].g;
     wire[3 * i + 1] = leds[i].r;
+#endif
     wire[3 * i + 2] = leds[i].b;
   }
   const uint8_t *p = wire;

@@ -83,3 +83,25 @@ def test_the_framing_tool_prints_a_line_the_board_accepts(capsys):
     assert replies and replies[0].startswith(b"OK 5 proto=1")
     assert protocol.main(["--seq", "0", "PING"]) == 2
     assert "between 1 and 9999" in capsys.readouterr().err
+
+
+def test_the_session_in_protocol_md_is_what_the_board_answers():
+    """The documented session, line for line, replayed on the board's model."""
+    from hardware.firmware import FIRMWARE_DIR
+
+    text = (FIRMWARE_DIR / "PROTOCOL.md").read_text()
+    session = text[text.index("## A session"):]
+    lines = [ln.split("   ")[0].strip() for ln in session.splitlines()
+             if ln.startswith(("-> ", "<- "))]
+    assert len(lines) > 10
+    board, reader = BoardModel(0), LineReader()
+    expected = [ln[3:] for ln in lines if ln.startswith("<- ")]
+    assert expected[0] == board.ready_banner().decode().rstrip()
+    answers = []
+    for ln in lines:
+        if ln.startswith("-> "):
+            for byte in (ln[3:] + "\n").encode():
+                got = reader.feed(byte)
+                if got:
+                    answers.append(board.on_event(got[0], got[1], 1000).decode().rstrip())
+    assert answers == expected[1:]
