@@ -141,7 +141,7 @@ def test_damaged_and_dropped_bytes_lose_nothing_and_double_nothing(simulated):
     try:
         link.send("STATE", "b=8", "t=0", "v=S0", "p=0", "ff0000:0", "0000ff:0", "00ff00:0")
         assert link.wait_idle(10)
-        board.set_faults(seed=7, drop_per_mille=25, flip_per_mille=25)
+        board.set_faults(seed=7, drop_per_mille=10, flip_per_mille=10)
         flashes = []
         for i in range(1, 31):
             link.send("SCORE", i % 3, i)
