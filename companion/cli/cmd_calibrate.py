@@ -292,10 +292,8 @@ def _collect_live(args: argparse.Namespace, collector: Any):
             found = collector.detect(frame.image)
             if found is None:
                 continue
-            pts = found[1]
-            diag = float(np.hypot(*frame.image.shape[:2]))
-            sig = np.array([*pts.mean(axis=0) / diag, np.sqrt(np.ptp(pts[:, 0]) * np.ptp(pts[:, 1])) / diag])
-            if any(np.linalg.norm(sig - k) < 0.08 for k in kept):
+            sig = _view_signature(found, float(np.hypot(*frame.image.shape[:2])))
+            if sig is None or any(np.max(np.linalg.norm(sig - k, axis=1)) < 0.05 for k in kept):
                 continue
             kept.append(sig)
             collector.add(frame.image, f"view {len(kept)}")
@@ -305,6 +303,24 @@ def _collect_live(args: argparse.Namespace, collector: Any):
     finally:
         src.close()
     return collector.calibrate()
+
+
+def _view_signature(found: Any, diag: float):
+    """Where the target's outline lies in the image (4 corners, in image diagonals): two views
+    whose outlines nearly coincide add nothing to a calibration."""
+    import cv2
+    import numpy as np
+
+    obj, img = found
+    if len(obj) < 4:
+        return None
+    H, _ = cv2.findHomography(obj[:, :2], img)
+    if H is None:
+        return None
+    lo, hi = obj[:, :2].min(axis=0), obj[:, :2].max(axis=0)
+    box = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    p = np.hstack([box, np.ones((4, 1))]) @ H.T
+    return p[:, :2] / p[:, 2:3] / diag
 
 
 # --------------------------------------------------------------------------------- table

@@ -15,7 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from calibration.boards import MARKER_CELLS, MarkerPlacement, TableLayout
+from calibration.boards import CHARUCO, MARKER_CELLS, MarkerPlacement, TableLayout
 from companion.vision.camera import CameraModel, TablePose, View
 
 PX_PER_MM = 3.0
@@ -172,3 +172,33 @@ def projection_error_px(a: View, b: View, area=(0.0, 0.0, 600.0, 600.0), z_mm: f
     xs, ys = np.meshgrid(np.linspace(area[0], area[2], 7), np.linspace(area[1], area[3], 7))
     pts = np.stack([xs.ravel(), ys.ravel(), np.full(xs.size, z_mm)], axis=1)
     return float(np.max(np.linalg.norm(a.project(pts) - b.project(pts), axis=1)))
+
+
+class BoardTexture(TableTexture):
+    """The ChArUco board as OpenCV lays out its corners: x along the image, y down it."""
+
+    def pixel_of(self, x_mm, y_mm):
+        return (x_mm - self.x0) * self.ppm, (y_mm - self.y1) * self.ppm
+
+
+def charuco_views(camera: CameraModel, n: int = 9) -> list[np.ndarray]:
+    ppm = 5.0
+    margin = 15.0
+    w, h = CHARUCO.width_mm + 2 * margin, CHARUCO.height_mm + 2 * margin
+    art = CHARUCO.board().generateImage((int(CHARUCO.width_mm * ppm), int(CHARUCO.height_mm * ppm)), marginSize=0)
+    paper = np.full((int(h * ppm), int(w * ppm)), 255, np.uint8)
+    paper[int(margin * ppm):int(margin * ppm) + art.shape[0], int(margin * ppm):int(margin * ppm) + art.shape[1]] = art
+    tex = BoardTexture(cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR), -margin, -margin, ppm)
+    centre = np.array([CHARUCO.width_mm / 2, CHARUCO.height_mm / 2, 0.0])
+    rng = np.random.default_rng(11)
+    images = []
+    for k in range(n):
+        # the board held in front of the camera at varied angles, distances and image positions
+        tilt, heading = math.radians(rng.uniform(15, 40)), 2 * math.pi * k / n
+        dist = rng.uniform(320, 450)
+        eye = centre + dist * np.array([math.sin(tilt) * math.cos(heading), math.sin(tilt) * math.sin(heading),
+                                        -math.cos(tilt)])
+        aim = centre + np.array([rng.uniform(-60, 60), rng.uniform(-40, 40), 0.0])
+        pose = TablePose.look_at(tuple(eye), tuple(aim), up_hint=(0.0, -1.0, 0.0))
+        images.append(render(tex, View(camera, pose), blur=0.5, noise=1.5, seed=k))
+    return images

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from table_scenes import camera_view, paste_image, render, table_with_markers
+from table_scenes import camera_view, charuco_views, paste_image, render, table_with_markers
 
 from calibration.boards import COLOUR_SHEET, TableLayout
 from calibration.store import load_calibration, load_colours
@@ -18,6 +18,7 @@ from calibration.targets import colour_sheet
 from companion.cli import main
 from companion.synth.card_faces import HLC_CARDS, hlc_face
 from companion.vision.cards import CardLibrary
+from companion.vision.camera import CameraModel
 from companion.vision.colours import NOMINAL_REFLECTANCE
 
 SAMPLES = Path("/usr/share/doc/opencv-doc/examples/data")
@@ -63,6 +64,24 @@ def test_camera_from_the_sample_photographs(data: Path, capsys):
     assert "RMS reprojection error" in out and "saved" in out
     cal = load_calibration()
     assert cal.camera.source == "chessboard" and cal.camera.rms < 0.5
+
+
+def test_camera_from_a_live_source(data: Path, tmp_path: Path, capsys):
+    """A video stands in for the webcam: the board is moved about; near-repeated views are not
+    kept, and the progress bar counts the ones that are."""
+    truth = CameraModel(800.0, 800.0, 640.0, 360.0, (1280, 720), (-0.1, 0.0, 0.0, 0.0, 0.0))
+    views = charuco_views(truth, 9)
+    video = tmp_path / "waving.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (1280, 720))
+    for image in views:
+        for _ in range(3):          # the board held still a moment: the repeats are not new views
+            writer.write(image)
+    writer.release()
+    assert run_cli("camera", "--charuco", "--source", str(video), "--views", "6") == 0
+    captured = capsys.readouterr()
+    assert "6/6" in captured.err and "6 views" in captured.out
+    cal = load_calibration()
+    assert cal.camera.source == "charuco" and cal.camera.fx == pytest.approx(800.0, rel=0.02)
 
 
 def test_camera_argument_errors(data: Path, tmp_path: Path, capsys):

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from table_scenes import TableTexture, render
+from table_scenes import charuco_views
 
 from calibration.boards import CHARUCO, ChessboardSpec
 from calibration.intrinsics import ViewCollector, calibrate_images
 from companion.errors import BadInput, UserError
-from companion.vision.camera import CameraModel, TablePose, View
+from companion.vision.camera import CameraModel
 
 SAMPLES = Path("/usr/share/doc/opencv-doc/examples/data")
 
@@ -40,36 +39,6 @@ def test_progress_is_reported_per_image():
     seen = []
     calibrate_images(left_series()[:4], ChessboardSpec(9, 6, 25.0), progress=lambda k, n, what: seen.append((k, n)))
     assert seen == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
-
-
-class BoardTexture(TableTexture):
-    """The ChArUco board as OpenCV lays out its corners: x along the image, y down it."""
-
-    def pixel_of(self, x_mm, y_mm):
-        return (x_mm - self.x0) * self.ppm, (y_mm - self.y1) * self.ppm
-
-
-def charuco_views(camera: CameraModel, n: int = 9) -> list[np.ndarray]:
-    ppm = 5.0
-    margin = 15.0
-    w, h = CHARUCO.width_mm + 2 * margin, CHARUCO.height_mm + 2 * margin
-    art = CHARUCO.board().generateImage((int(CHARUCO.width_mm * ppm), int(CHARUCO.height_mm * ppm)), marginSize=0)
-    paper = np.full((int(h * ppm), int(w * ppm)), 255, np.uint8)
-    paper[int(margin * ppm):int(margin * ppm) + art.shape[0], int(margin * ppm):int(margin * ppm) + art.shape[1]] = art
-    tex = BoardTexture(cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR), -margin, -margin, ppm)
-    centre = np.array([CHARUCO.width_mm / 2, CHARUCO.height_mm / 2, 0.0])
-    rng = np.random.default_rng(11)
-    images = []
-    for k in range(n):
-        # the board held in front of the camera at varied angles, distances and image positions
-        tilt, heading = math.radians(rng.uniform(15, 40)), 2 * math.pi * k / n
-        dist = rng.uniform(320, 450)
-        eye = centre + dist * np.array([math.sin(tilt) * math.cos(heading), math.sin(tilt) * math.sin(heading),
-                                        -math.cos(tilt)])
-        aim = centre + np.array([rng.uniform(-60, 60), rng.uniform(-40, 40), 0.0])
-        pose = TablePose.look_at(tuple(eye), tuple(aim), up_hint=(0.0, -1.0, 0.0))
-        images.append(render(tex, View(camera, pose), blur=0.5, noise=1.5, seed=k))
-    return images
 
 
 def test_charuco_views_recover_the_lens():
