@@ -109,7 +109,8 @@ def read_sheet(image: np.ndarray, spec: ColourSheetSpec = COLOUR_SHEET) -> Sheet
 
 
 def learn_from_sheet(images: Sequence[np.ndarray], names: Sequence[str],
-                     spec: ColourSheetSpec = COLOUR_SHEET, min_pixels: int = 30) -> tuple[ColourModel, SheetReading]:
+                     spec: ColourSheetSpec = COLOUR_SHEET,
+                     min_pixels: int = 30) -> tuple[ColourModel, SheetReading]:
     """Learn ``names`` (``names[i]`` lies on spot i+1) from one or more frames of the sheet."""
     if not names:
         raise BadInput("no colours to learn")

@@ -277,8 +277,8 @@ def fit_markers(detections: Mapping[int, Detection], size: tuple[int, int], layo
     proj, _ = project(best.x)
     rms = float(np.sqrt(np.mean(np.sum((proj - img_pts) ** 2, axis=1))))
     if est_f:
-        camera_out = CameraModel(f, f, centre[0], centre[1], tuple(size), (k1, 0.0, 0.0, 0.0, 0.0),  # type: ignore[arg-type]
-                                 None, "markers")
+        camera_out = CameraModel(f, f, centre[0], centre[1], (int(size[0]), int(size[1])),
+                                 (k1, 0.0, 0.0, 0.0, 0.0), None, "markers")
         rel_sd = float(best.stddev()[0])
     else:
         camera_out, rel_sd = cam0, None
@@ -424,7 +424,8 @@ def locate_board(image: np.ndarray | None, view: View, spec: BoardSpec, *,
     pixels = np.concatenate([found[i].corners for i in ids])
     table_pts = view.unproject_to_plane(pixels, z_mm)[:, :2]
     if not np.all(np.isfinite(table_pts)):
-        return BoardLocation(False, spec, markers=tuple(ids), message="the board markers are not on the table plane")
+        return BoardLocation(False, spec, markers=tuple(ids),
+                             message="the board markers are not on the table plane")
     R, t = _rigid_2d(board_pts, table_pts)
     resid = table_pts - (board_pts @ R.T + t)
     rms = float(np.sqrt(np.mean(np.sum(resid ** 2, axis=1))))

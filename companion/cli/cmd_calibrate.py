@@ -224,7 +224,8 @@ def _camera(args: argparse.Namespace) -> int:
         try:
             cols, rows = (int(v) for v in args.chessboard.lower().split("x"))
         except ValueError:
-            raise UserError(f"--chessboard {args.chessboard!r}: give the inner corners as COLSxROWS, e.g. 9x6") from None
+            raise UserError(f"--chessboard {args.chessboard!r}: give the inner corners as "
+                            "COLSxROWS, e.g. 9x6") from None
         if args.square is None or args.square <= 0:
             raise UserError("--square MM is needed with --chessboard (the side of one square)")
         if cols < 3 or rows < 3:
@@ -344,7 +345,8 @@ def _table(args: argparse.Namespace) -> int:
     if current.camera is not None and camera is None:
         raise UserError(f"the lens was calibrated at {current.camera.size[0]}x{current.camera.size[1]}, "
                         f"the frames are {size[0]}x{size[1]}",
-                        hint="set the camera to the calibrated resolution, or run `companion calibrate camera` again")
+                        hint="set the camera to the calibrated resolution, "
+                             "or run `companion calibrate camera` again")
     lens_known = camera is not None and camera.source != "markers"
     result = calibrate_table(images, camera if lens_known else None, nominal)
     loc = result.location

@@ -35,8 +35,9 @@ class TableTexture:
 
     def mm_grid(self, x0: float, y0: float, x1: float, y1: float):
         """Table mm coordinates of the texture pixels inside a box, and their slices."""
-        u0, u1 = int(max(0, (x0 - self.x0) * self.ppm)), int(min(self.image.shape[1], (x1 - self.x0) * self.ppm + 1))
-        v0, v1 = int(max(0, (self.y1 - y1) * self.ppm)), int(min(self.image.shape[0], (self.y1 - y0) * self.ppm + 1))
+        h, w = self.image.shape[:2]
+        u0, u1 = int(max(0, (x0 - self.x0) * self.ppm)), int(min(w, (x1 - self.x0) * self.ppm + 1))
+        v0, v1 = int(max(0, (self.y1 - y1) * self.ppm)), int(min(h, (self.y1 - y0) * self.ppm + 1))
         us, vs = np.meshgrid(np.arange(u0, u1), np.arange(v0, v1))
         return self.x0 + (us + 0.5) / self.ppm, self.y1 - (vs + 0.5) / self.ppm, (slice(v0, v1), slice(u0, u1))
 
@@ -187,7 +188,8 @@ def charuco_views(camera: CameraModel, n: int = 9) -> list[np.ndarray]:
     w, h = CHARUCO.width_mm + 2 * margin, CHARUCO.height_mm + 2 * margin
     art = CHARUCO.board().generateImage((int(CHARUCO.width_mm * ppm), int(CHARUCO.height_mm * ppm)), marginSize=0)
     paper = np.full((int(h * ppm), int(w * ppm)), 255, np.uint8)
-    paper[int(margin * ppm):int(margin * ppm) + art.shape[0], int(margin * ppm):int(margin * ppm) + art.shape[1]] = art
+    m = int(margin * ppm)
+    paper[m:m + art.shape[0], m:m + art.shape[1]] = art
     tex = BoardTexture(cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR), -margin, -margin, ppm)
     centre = np.array([CHARUCO.width_mm / 2, CHARUCO.height_mm / 2, 0.0])
     rng = np.random.default_rng(11)

@@ -118,8 +118,10 @@ def test_table_then_cards(data: Path, tmp_path: Path, capsys):
     frames = tmp_path / "cards"
     frames.mkdir()
     for k, name in enumerate(HLC_CARDS):
-        table_scene(frames, f"{name}.png",
-                    extra=lambda tex, n=name, k=k: paste_image(tex, hlc_face(n, 368), (300 + k, 155 - k), (59, 92), 3 * k))
+        def lay_card(tex, n=name, k=k):
+            paste_image(tex, hlc_face(n, 368), (300 + k, 155 - k), (59, 92), 3 * k)
+
+        table_scene(frames, f"{name}.png", extra=lay_card)
     assert run_cli("cards", "--game", "haut-les-cubes", "--from-dir", str(frames), "--zone", ZONE) == 0
     assert "enrolled 6 cards" in capsys.readouterr().out
     lib = CardLibrary.load(data / "cards-haut-les-cubes.npz")

@@ -37,7 +37,8 @@ def test_real_photographs_calibrate_under_half_a_pixel():
 
 def test_progress_is_reported_per_image():
     seen = []
-    calibrate_images(left_series()[:4], ChessboardSpec(9, 6, 25.0), progress=lambda k, n, what: seen.append((k, n)))
+    calibrate_images(left_series()[:4], ChessboardSpec(9, 6, 25.0),
+                     progress=lambda k, n, what: seen.append((k, n)))
     assert seen == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
 
 

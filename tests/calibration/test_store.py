@@ -55,7 +55,8 @@ def test_nothing_calibrated_yet_is_not_an_error():
     ('{"format": "something-else"}', "not a companion calibration file"),
     ('{"format": "companion-calibration", "version": 99}', "version 99"),
     ('{"format": "companion-calibration", "version": 1, "camera": {"fx": "wide"}}', "not a camera model"),
-    ('{"format": "companion-calibration", "version": 1, "table": {"layout": {"markers": []}}}', "each of its markers"),
+    ('{"format": "companion-calibration", "version": 1, "table": {"layout": {"markers": []}}}',
+     "each of its markers"),
 ])
 def test_damaged_files_are_refused_with_a_hint(tmp_path: Path, content, match):
     path = tmp_path / "cal.json"

@@ -145,7 +145,8 @@ def test_a_board_is_located_on_the_table(shots, tilt):
     centre = board.to_table(np.array([GLEEBS_BOARD.cell_centre(3, 2)]))[0]
     a = math.radians(BOARD_AT[2])
     bx, by = GLEEBS_BOARD.cell_centre(3, 2)
-    expected = (BOARD_AT[0] + bx * math.cos(a) - by * math.sin(a), BOARD_AT[1] + bx * math.sin(a) + by * math.cos(a))
+    expected = (BOARD_AT[0] + bx * math.cos(a) - by * math.sin(a),
+                BOARD_AT[1] + bx * math.sin(a) + by * math.cos(a))
     assert math.dist(centre, expected) < 2.5
     assert np.allclose(board.to_board(board.to_table(np.array([[10.0, 20.0]]))), [[10.0, 20.0]])
 
