@@ -80,6 +80,11 @@ def pdf_pages(data: bytes) -> list[dict]:
             re.finditer(rb"(\d+) 0 obj\n(.*?)\nendobj\n", data, re.S)}
     start = int(re.search(rb"startxref\n(\d+)", data).group(1))
     assert data[start:start + 4] == b"xref"
+    count = int(re.match(rb"xref\n0 (\d+)\n", data[start:]).group(1))
+    entries = data[start:].split(b"\n")[3:3 + count - 1]   # after "xref", "0 N", the free entry
+    for number, entry in enumerate(entries, start=1):        # every object where the table says
+        offset = int(entry[:10])
+        assert data[offset:].startswith(b"%d 0 obj" % number), number
     pages = []
     for body in objs.values():
         if body.startswith(b"<< /Type /Page "):
