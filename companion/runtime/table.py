@@ -71,6 +71,7 @@ class Table:
         self.calibration: dict[str, Any] = {"camera": None, "table": None, "colours": None,
                                             "cards": None}
         self.overlay = True
+        self._listeners: list[Callable[[Event, dict], None]] = []
         self._lock = threading.RLock()
 
     # -- games --------------------------------------------------------------------------------
@@ -84,7 +85,8 @@ class Table:
                                     source=source)
             self._attach(referee)
             first = self.log.events(referee.session.game_id)[0]
-            self._on_event(first, referee.status())
+            for listener in [self._on_event, *self._listeners]:
+                listener(first, referee.status())
             return referee
 
     def resume_game(self, game_id: str | None = None, *, game: str | None = None) -> Referee:
@@ -97,11 +99,22 @@ class Table:
                 self.board.handle(ev.GAME_STARTED, {}, referee.status())
             return referee
 
+    def add_listener(self, listener: Callable[[Event, dict], None]) -> None:
+        """Also hand every referee event to ``listener`` (for every game this table plays)."""
+        with self._lock:
+            self._listeners.append(listener)
+            if self.referee is not None:
+                self.referee.subscribe(listener)
+
     def _attach(self, referee: Referee) -> None:
         if self.referee is not None:
             self.referee.unsubscribe(self._on_event)
+            for listener in self._listeners:
+                self.referee.unsubscribe(listener)
         self.referee = referee
         referee.subscribe(self._on_event)
+        for listener in self._listeners:
+            referee.subscribe(listener)
 
     def _on_event(self, event: Event, status: dict[str, Any]) -> None:
         self.bus.publish(event.type, {"seq": event.seq, "game_id": event.game_id,

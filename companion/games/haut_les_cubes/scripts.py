@@ -22,6 +22,8 @@ from companion.games.haut_les_cubes.state import PHASE_PLAY, HlcState
 from companion.games.script import Script, ScriptStep
 
 GAME = HautLesCubes()
+#: the sensible player builds no higher than this (a level-5 cube tops out at 24 cm)
+MAX_LEVEL = 5
 
 
 def _value(state: HlcState, move: Move, rng: random.Random) -> float:
@@ -38,8 +40,11 @@ def _value(state: HlcState, move: Move, rng: random.Random) -> float:
         return 3 * (state.height(move.to) - state.height(pos)) + noise
     if move.card == NAPOZLA and move.cube is not None and pos is not None:
         x, y, z = move.cube
+        if z >= MAX_LEVEL:  # towers taller than a camera over the table can read well
+            return -10 + noise
         near = min(king_distance(pos, c) for c in ((x, y), (x + 1, y + 1)))
-        return z + (2 if near <= 2 else 0) + noise
+        spread = max(abs(x), abs(y))  # keep the mountain in the middle of the table
+        return z + (2 if near <= 2 else 0) - (3 if spread > 6 else 0) + noise
     return noise
 
 
