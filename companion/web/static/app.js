@@ -297,7 +297,7 @@
   function swatch(seat) { return `<span class="swatch" data-colour="${esc(seat)}"></span>`; }
   function deltaText(delta) {
     return Object.entries(delta || {}).filter(([, n]) => n).map(([s, n]) =>
-      `<span class="delta">${n > 0 ? "+" : ""}${n} ${esc(seatName(s))}</span>`).join(" ");
+      `<span class="delta${n < 0 ? " minus" : ""}">${n > 0 ? "+" : ""}${n} ${esc(seatName(s))}</span>`).join(" ");
   }
   function ruleText(rule) {
     if (!rule) return "";

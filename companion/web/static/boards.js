@@ -191,7 +191,7 @@
 
   /* -- Altitude: each player's mountain of cards -------------------------------------------- */
   function altitude(v, hl) {
-    const CW = 50, CH = 70, STEP = 44;
+    const CW = 52, CH = 72, STEP = 56;
     let html = `<div class="mountains">`;
     for (const s of (v.players || [])) {
       const m = (v.mountains || {})[s] || {cards: []};
@@ -203,10 +203,13 @@
       for (const c of cards.slice().sort((a, b) => a.etage - b.etage)) {
         const x = 5 + c.x * (CW + 6), y = 5 + (maxE - c.etage) * STEP;
         const place = `card:${s}:${c.etage}:${c.pos}`;
-        const label = c.kind === "mountain" ? c.value : c.kind === "telepherique" ? "⟰" : (c.animal || c.kind);
+        const word = c.kind !== "mountain" && c.kind !== "telepherique";
+        const label = c.kind === "mountain" ? c.value : c.kind === "telepherique" ? "⟰"
+          : String(c.animal || c.kind).slice(0, 6);
         body += `<g class="tappable${hlClass(place, hl)}" data-place="${esc(place)}">` +
           `<rect class="card-rect ${esc(c.kind)}${c.covered ? " covered" : ""}" x="${x}" y="${y}" width="${CW}" height="${CH}" rx="5"/>` +
-          `<text x="${x + CW / 2}" y="${y + 28}" class="card-label">${esc(label)}</text>` +
+          `<text x="${x + CW / 2}" y="${y + 24}" class="card-label${word ? " word" : ""}">${esc(label)}</text>` +
+          (word && c.value ? `<text x="${x + CW / 2}" y="${y + 44}" class="card-label word">${esc(c.value)}</text>` : "") +
           `<title>${esc(c.card)}</title></g>`;
       }
       const active = v.active === s ? " active" : "";

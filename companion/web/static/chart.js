@@ -36,7 +36,8 @@
       const labels = [];
       for (const seat of series.players) {
         const line = pts.map((p, i) => `${x(i).toFixed(1)},${y((p.scores || {})[seat] || 0).toFixed(1)}`).join(" ");
-        const colour = window.Boards.colour(seat);
+        const colour = ["white", "yellow"].includes(seat) ? (seat === "white" ? "#9a9a9a" : "#d9a800")
+          : window.Boards.colour(seat);
         body += `<polyline class="series" points="${line}" stroke="${colour}"/>`;
         const last = (pts[pts.length - 1].scores || {})[seat] || 0;
         labels.push({seat, last, colour, y: y(last)});
