@@ -110,5 +110,6 @@ def sensible_game(players: tuple[str, ...], seed: int, *, mistakes: float = 0.06
 
 
 def demo_script() -> Script:
-    """The game `companion demo` plays: four players, with mistakes and a question."""
-    return sensible_game(("red", "blue", "green", "yellow"), seed=7)
+    """The game `companion demo` plays: three players, 69 cards and placements, six mistakes
+    flagged and put right, four moments where the card cannot be read and the referee asks."""
+    return sensible_game(("red", "blue", "green"), seed=9)
