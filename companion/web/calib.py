@@ -124,8 +124,19 @@ class Calibrator:
 
     # -- looks ---------------------------------------------------------------------------------
 
+    def check(self, step: str, game: str | None) -> str | None:
+        """The step's game, checked before any frame is looked at (bad input first)."""
+        if step == "table":
+            return None
+        if step == "colours":
+            return self._colour_game(game)
+        if step == "cards":
+            return self._card_game(game)
+        raise ApiError(404, "no_step", f"no calibration step {step!r}; one of {', '.join(STEPS)}")
+
     def look(self, step: str, game: str | None = None) -> dict[str, Any]:
         """What a step finds on the latest frame, as JSON."""
+        game = self.check(step, game)
         frame = self.frame()
         result = self._look(step, game, frame)
         return {k: v for k, v in result.items() if not k.startswith("_")}
@@ -289,6 +300,7 @@ class Calibrator:
         """The latest frame with what the step found drawn over it, as a JPEG."""
         import cv2
 
+        game = self.check(step, game)
         frame = self.frame()
         result = self._look(step, game, frame)
         image = frame.image.copy()

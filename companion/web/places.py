@@ -106,4 +106,6 @@ def positioned(template: Mapping[str, Any], place: str, level: int | None = None
             piece["level"] = int(level)
     elif head == "zone":
         piece["zone"] = rest
+        if level is not None:
+            piece["level"] = int(level)
     return piece

@@ -127,7 +127,8 @@ class GameViews:
 
     def reading(self) -> dict[str, Any] | None:
         """The camera's last reading by place, and the pieces a person may add at each kind of
-        place (those seen in the reading or expected in the current position)."""
+        place (those seen in the reading or expected in the current position); ``levelled``
+        lists the kinds of place whose pieces stack (a level is chosen when adding one)."""
         referee = self.table.referee
         if referee is None:
             return None
@@ -135,12 +136,15 @@ class GameViews:
         observation = last[0] if last else None
         pieces = [p.to_json() for p in observation.pieces] if observation else []
         templates: dict[str, dict[str, dict[str, Any]]] = {}
+        levelled: set[str] = set()
         try:
             expected = [p.to_json() for p in referee.game.expected_observation(referee.state).pieces]
         except GameError:
             expected = []
         for piece in pieces + expected:
             kind = place_kind(piece_place(piece))
+            if "level" in piece:
+                levelled.add(kind)
             template = what(piece)
             key = json.dumps(template, sort_keys=True)
             templates.setdefault(kind, {})[key] = template
@@ -149,6 +153,7 @@ class GameViews:
             "seen": observation is not None,
             "frame": observation.frame if observation else None,
             "pieces": [{"place": piece_place(p), "piece": p} for p in pieces],
+            "levelled": sorted(levelled),
             "templates": {k: sorted(v.values(), key=lambda t: json.dumps(t, sort_keys=True))
                           for k, v in templates.items()},
         }

@@ -587,6 +587,7 @@
       if (level != null) piece.level = level;
     } else if (head === "zone") {
       piece.zone = rest.join(":");
+      if (level != null) piece.level = level;
     }
     return piece;
   }
@@ -615,7 +616,7 @@
     const templates = (r.templates || {})[kind] || [];
     const levels = here.map(p => p.piece.level).filter(l => l != null);
     const nextLevel = levels.length ? Math.max(...levels) + 1 : 0;
-    const withLevel = kind === "cell" || kind === "building";
+    const withLevel = (r.levelled || []).includes(kind);
     let html = `<p><b>${esc(t("correct.place"))}:</b> <code>${esc(S.place)}</code></p>` +
       `<h3>${esc(t("correct.seen"))}</h3>`;
     html += here.length ? `<ul class="pieces">` + here.map((p, i) =>
