@@ -89,7 +89,8 @@ def build(target: str, build_dir: Path | None = None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     with open(out / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)     # parallel tests share one build
-        proc = subprocess.run(["make", "-C", str(FIRMWARE_DIR), f"BUILD={out}", target],
+        jobs = f"-j{min(4, os.cpu_count() or 1)}"
+        proc = subprocess.run(["make", jobs, "-C", str(FIRMWARE_DIR), f"BUILD={out}", target],
                               capture_output=True, text=True)
     if proc.returncode != 0:
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-12:]

@@ -143,6 +143,8 @@ class BoardLink:
         self._desired = BoardSettings()
         self._status = "connecting"
         self._detail = "not started"
+        self._changes: deque[tuple[int, str, str]] = deque(maxlen=500)   # (number, status, detail)
+        self._change_count = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._seq = 0
@@ -211,6 +213,24 @@ class BoardLink:
             self._unfinished.discard(ticket)
             self._cond.notify_all()
 
+    @property
+    def changes(self) -> int:
+        """How many status changes there have been: a mark for :meth:`wait_statuses`."""
+        return self._change_count
+
+    def wait_statuses(self, statuses: tuple[str, ...], *, since: int, timeout: float) -> bool:
+        """Waits until these statuses were reported, in this order, after change number
+        ``since``; unlike :meth:`wait_status` it cannot miss one that passed quickly."""
+        def seen() -> bool:
+            wanted = list(statuses)
+            for number, status, _ in self._changes:
+                if number > since and wanted and status == wanted[0]:
+                    wanted.pop(0)
+            return not wanted
+
+        with self._cond:
+            return self._cond.wait_for(seen, timeout)
+
     def wait_status(self, wanted: str | tuple[str, ...], timeout: float) -> bool:
         wanted = (wanted,) if isinstance(wanted, str) else wanted
         with self._cond:
@@ -232,6 +252,8 @@ class BoardLink:
             if (status, detail) == (self._status, self._detail):
                 return
             self._status, self._detail = status, detail
+            self._change_count += 1
+            self._changes.append((self._change_count, status, detail))
             self._cond.notify_all()
         log.info("board %s: %s", status, detail)
         if self.on_status:

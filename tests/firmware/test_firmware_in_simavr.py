@@ -98,8 +98,9 @@ def test_the_referee_events_show_on_the_display_and_strip(simulated):
 
         driver.handle(ev.MOVE_JUDGED, {"legal": True}, status("blue", red=12))
         assert board.wait_for(lambda: board.shows("P1    12"), 10)     # the last scorer
-        assert board.wait_for(lambda: board.leds == seat_lights(1), 10)
-        assert green_blinks(board) == 3
+        assert link.wait_idle(10)                                      # the flash was taken
+        assert board.wait_for(lambda: green_blinks(board) == 3
+                              and board.leds == seat_lights(1), 10)    # three blinks, then back
 
         driver.handle(ev.MOVE_JUDGED, {"legal": False}, status("blue", red=12))
         red = "#%02x0000" % level(255, 255)
@@ -177,11 +178,10 @@ def test_a_reset_in_the_middle_of_a_game_is_repaired(simulated):
         driver.handle(ev.MOVE_JUDGED, {"legal": True}, status("blue", red=7))
         assert link.wait_idle(10)
         assert board.wait_for(lambda: board.shows("P1     7"), 10)
-        runs = board.runs
+        runs, mark = board.runs, link.changes
         board.reset()
         assert board.wait_for(lambda: board.runs > runs, 5)
-        assert link.wait_status("reconnecting", 10)
-        assert link.wait_status("connected", 15)
+        assert link.wait_statuses(("reconnecting", "connected"), since=mark, timeout=15)
         assert board.wait_for(lambda: board.shows("P1     7"), 10)
         assert board.wait_for(lambda: board.leds == seat_lights(1), 10)
         assert link.stats.board_restarts == 1

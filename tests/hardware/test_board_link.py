@@ -92,9 +92,10 @@ def test_a_board_reset_mid_game_is_repaired(emulated, links):
     link.send("SCORE", 2, 17)
     link.send("VIEW", "S2")
     assert link.wait_idle(10) and board.snapshot()["display"] == "P3    17"
+    mark = link.changes
     board.reset()
-    assert link.wait_status("reconnecting", 10)
-    assert link.wait_status("connected", 10) and link.wait_idle(10)
+    assert link.wait_statuses(("reconnecting", "connected"), since=mark, timeout=10)
+    assert link.wait_idle(10)
     assert board.snapshot()["display"] == "P3    17"
     assert link.stats.board_restarts == 1 and seen[-2:] == ["reconnecting", "connected"]
 
@@ -105,10 +106,12 @@ def test_a_board_that_restarted_unheard_is_repaired(emulated, links):
     link.start()
     link.send(*SCORES)
     assert link.wait_idle(10)
+    mark = link.changes
     board.reset(announce=False)          # its READY lost on the wire
     ticket = link.send("SCORE", 0, 5)
     assert ticket.wait(10) and ticket.outcome == "restored"   # NO HELLO -> handshake, STATE
-    assert link.wait_status("connected", 10) and link.wait_idle(10)
+    assert link.wait_statuses(("reconnecting", "connected"), since=mark, timeout=10)
+    assert link.wait_idle(10)
     assert board.snapshot()["scores"] == [5, 0, 0] and board.snapshot()["linked"]
 
 
@@ -130,6 +133,7 @@ def test_the_port_vanishing_and_coming_back_loses_nothing_and_shows_nothing_late
     board.plug()
     assert link.wait_status("connected", 10), link.detail
     assert score.wait(10) and score.outcome == "restored"
+    assert link.wait_idle(10)
     snap = board.snapshot()
     assert snap["scores"] == [33, 0, 0] and snap["display"] == "P1    33"
     assert not any("FLASH" in c for c in board.executed)
