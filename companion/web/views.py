@@ -199,10 +199,24 @@ class GameViews:
 
     def snapshot(self) -> dict[str, Any]:
         """``Table.snapshot()`` plus the move log, the score series and the highlight: what a
-        page load or a resync needs."""
-        snap = self.table.snapshot()
-        snap["history"] = self.history()
-        snap["series"] = self.series()
-        if snap.get("game") is not None:
-            snap["game"]["highlight"] = self.highlight()
+        page load or a resync needs.
+
+        Its parts are read one after the other while the referee may be judging; when the game
+        moved on meanwhile the parts are read again, so that the board, the log and the
+        highlight describe the same position (a client that still gets a torn one after many
+        tries reloads at the next event anyway)."""
+        snap: dict[str, Any] = {}
+        for _ in range(5):
+            before = self._position()
+            snap = self.table.snapshot()
+            snap["history"] = self.history()
+            snap["series"] = self.series()
+            if snap.get("game") is not None:
+                snap["game"]["highlight"] = self.highlight()
+            if self._position() == before:
+                break
         return snap
+
+    def _position(self) -> tuple:
+        referee = self.table.referee
+        return (id(referee), referee.session.last_seq if referee is not None else None)

@@ -15,12 +15,13 @@
     draw(series) {
       const esc = window.Boards.esc;
       if (!series || !series.points || !series.points.length) return "";
-      const W = 460, H = 220, L = 34, R = 92, T = 10, B = 26;
+      const longest = Math.max(4, ...series.players.map(p => window.Lang.seat(p).length + 4));
+      const W = 460, H = 220, L = 34, R = 16 + longest * 8.5, T = 10, B = 26;
       const pts = series.points;
       const n = Math.max(1, pts.length - 1);
       let max = 1;
       for (const p of pts) for (const v of Object.values(p.scores || {})) max = Math.max(max, v);
-      const step = niceStep(max);
+      const step = Math.max(1, niceStep(max));  // scores are whole points
       const top = Math.ceil(max / step) * step;
       const x = i => L + (W - L - R) * i / n;
       const y = v => T + (H - T - B) * (1 - v / top);
@@ -29,7 +30,7 @@
         body += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/>` +
           `<text class="tick" x="${L - 6}" y="${y(v) + 5}" text-anchor="end">${v}</text>`;
       }
-      const xStep = niceStep(n);
+      const xStep = Math.max(1, niceStep(n));
       for (let i = 0; i <= n; i += xStep) {
         body += `<text class="tick" x="${x(i)}" y="${H - 8}" text-anchor="middle">${i}</text>`;
       }
