@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from hardware.ports import find_boards
-from hardware.protocol import BAUD, MAX_SEQ, PROTO_VERSION, Command, LineSplitter, Reply, \
-    parse_reply
+from hardware.protocol import (BAUD, MAX_SEQ, PROTO_VERSION, Command, LineSplitter, Reply,
+                               parse_reply)
 from hardware.settings import BoardSettings
 
 log = logging.getLogger(__name__)
@@ -149,6 +149,7 @@ class BoardLink:
         self._thread: threading.Thread | None = None
         self._seq = 0
         self._serial = None
+        self._port_lock = threading.Lock()   # guards _serial between the thread and _wake()
         self._splitter = LineSplitter()
         self._candidate = 0
 
@@ -239,13 +240,14 @@ class BoardLink:
     # -- the thread -----------------------------------------------------------------------------
 
     def _wake(self) -> None:
-        ser = self._serial
-        cancel = getattr(ser, "cancel_read", None)
-        if cancel:
-            try:
-                cancel()
-            except (OSError, ValueError, AttributeError):
-                pass
+        """Cuts short the thread's wait for bytes, so a new command goes out at once."""
+        with self._port_lock:
+            cancel = getattr(self._serial, "cancel_read", None)
+            if cancel:
+                try:
+                    cancel()
+                except (OSError, ValueError, AttributeError, TypeError):
+                    pass
 
     def _set_status(self, status: str, detail: str) -> None:
         with self._lock:
@@ -298,23 +300,25 @@ class BoardLink:
             except _Stopping:
                 return
             except _LinkDown as exc:
-                self.last_error = str(exc)
-                if self._status == "connected":
-                    # It worked, then broke: start again from the shortest pause.
-                    failures = 1
-                    self._set_status("reconnecting", f"{exc}; reconnecting")
-                    self._drop_stale()
-                    self._pause(0)
-                else:
-                    failures += 1
-                    self._failed(failures, str(exc))
+                broke = exc
             finally:
-                self._serial = None
+                with self._port_lock:
+                    self._serial = None
                 try:
                     ser.close()
                 except (OSError, ValueError):
                     pass
                 self._interrupt_inflight()
+            self.last_error = str(broke)
+            if self._status == "connected":
+                # It worked, then broke: start again from the shortest pause.
+                failures = 1
+                self._set_status("reconnecting", f"{broke}; reconnecting")
+                self._drop_stale()
+                self._pause(0)
+            else:
+                failures += 1
+                self._failed(failures, str(broke))
 
     def _failed(self, failures: int, detail: str) -> None:
         self.last_error = detail
@@ -341,7 +345,8 @@ class BoardLink:
             except (ValueError, AttributeError, NotImplementedError):
                 pass
         ser.open()
-        self._serial = ser
+        with self._port_lock:
+            self._serial = ser
         self._splitter.clear()
         return ser
 
