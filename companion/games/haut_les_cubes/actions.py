@@ -193,9 +193,8 @@ def hopla_actions(state: HlcState, seat: int) -> Iterator[Play]:
     for n in neighbours(pos):  # high jumps
         if _free_square(state, n, taken) and state.height(n) > level:
             yield Play(player, HOPLA, to=n)
-    heights = state.mountain.heights
-    for c in state.mountain.squares_sorted:  # long jumps
-        if c != pos and c not in taken and heights.get(c, 0) <= level:
+    for c in state.mountain.squares_up_to(level):  # long jumps
+        if c not in taken:
             yield Play(player, HOPLA, to=c)
 
 
@@ -234,6 +233,23 @@ def sample(state: HlcState, seat: int, card: str, rng) -> Play | None:
             x, y, z = rng.choice(sites)
             if not any(c in giants and state.height(c) == z for c in footprint(x, y)):
                 return Play(state.players[seat], NAPOZLA, cube=(x, y, z))
+    if card == HOPLA and state.giants[seat] is not None:
+        pos = state.giants[seat]
+        level = state.height(pos)
+        taken = state.occupied()
+        high = [n for n in neighbours(pos) if _free_square(state, n, taken) and state.height(n) > level]
+        low = state.mountain.squares_up_to(level)
+        free_low = len(low) - sum(1 for c in taken if state.height(c) <= level
+                                  and c in state.mountain.squares)
+        if not high and free_low <= 0:
+            return None
+        while True:  # uniform over high jumps and free long-jump squares, by rejection
+            k = rng.randrange(len(high) + len(low))
+            if k < len(high):
+                return Play(state.players[seat], HOPLA, to=high[k])
+            cell = low[k - len(high)]
+            if cell not in taken:
+                return Play(state.players[seat], HOPLA, to=cell)
     found = actions(state, seat, card)
     return rng.choice(found) if found else None
 

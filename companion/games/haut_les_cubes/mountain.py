@@ -16,6 +16,7 @@ from companion.games.haut_les_cubes.geometry import Cell, Cube, cubes_on_top, he
 
 _CACHE: dict[frozenset[Cube], "Mountain"] = {}
 _SORTED: dict[frozenset[Cube], tuple[Cell, ...]] = {}
+_UP_TO: dict[tuple[frozenset[Cube], int], tuple[Cell, ...]] = {}
 _CACHE_LIMIT = 50_000
 
 
@@ -35,6 +36,18 @@ class Mountain:
     def squares(self) -> frozenset[Cell]:
         """Every square a giant may stand on: cube tops and the ring."""
         return self.ring | self.heights.keys()
+
+    def squares_up_to(self, level: int) -> tuple[Cell, ...]:
+        """Squares whose height is at most ``level`` (table squares first), for long jumps."""
+        key = (self.cubes, level)
+        found = _UP_TO.get(key)
+        if found is None:
+            heights = self.heights
+            found = _UP_TO[key] = tuple(sorted(
+                c for c in self.squares if heights.get(c, 0) <= level))
+            if len(_UP_TO) > _CACHE_LIMIT:
+                _UP_TO.clear()
+        return found
 
     @property
     def squares_sorted(self) -> tuple[Cell, ...]:
