@@ -1,0 +1,187 @@
+"""The referee loop: frames → stillness gate → reading → referee → events.
+
+Each frame goes to the dashboard's camera view, then through the stillness gate. Only when the
+scene has just become still (and no hand is over the table) is it read, and the reading is given
+to the referee, which decides what it means. A scene that stays still is not read again; the
+next reading happens after the next movement. So an unchanged table costs the gate's few
+milliseconds a frame and nothing more.
+
+Nothing a frame contains can crash the loop or change the game by itself: a frame the reader
+cannot use (black, saturated, the markers not visible, a hand in it) is reported on the camera's
+status and skipped; a source that fails is the resilient source's business (it reconnects and
+reports); the loop only ever hands the referee complete readings.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+from companion.observation import Observation
+from companion.runtime.table import Table
+from companion.vision.frames import Frame, FrameSource, SourceError
+
+log = logging.getLogger(__name__)
+
+
+class Gate(Protocol):
+    """The stillness gate: fed every frame; says when the scene has just become still."""
+
+    def update(self, image: np.ndarray, t: float) -> Any: ...
+
+
+class Reader(Protocol):
+    """Reads one frame into an observation; None when it cannot (no markers, bad frame)."""
+
+    def read(self, frame: Frame) -> Observation | None: ...
+
+
+@dataclass
+class LoopStats:
+    frames: int = 0
+    readings: int = 0
+    unreadable: int = 0
+    hands: int = 0
+    events: int = 0
+    #: seconds from the first still frame to the referee's verdict, per reading with events
+    latencies: list[float] = field(default_factory=list)
+    #: seconds spent on each frame by the loop itself (gate, feed, reading, judging)
+    busy: list[float] = field(default_factory=list)
+
+
+class RefereeLoop:
+    """Runs in its own thread (``start``/``stop``) or step by step (``step``), e.g. in tests.
+
+    ``skip_to``: frames with an index up to this were judged before a crash; they still go to
+    the camera view and the gate, but are not read again.
+    """
+
+    def __init__(self, table: Table, source: FrameSource, reader: Reader, gate: Gate, *,
+                 skip_to: int = -1, overlay: Callable[[np.ndarray, Observation], np.ndarray] | None = None,
+                 on_events: Callable[[list], None] | None = None, keyframes: bool = True):
+        self.table = table
+        self.source = source
+        self.reader = reader
+        self.gate = gate
+        self.skip_to = skip_to
+        self.overlay = overlay
+        self.on_events = on_events
+        self.keyframes = keyframes
+        self.stats = LoopStats()
+        self.last_observation: Observation | None = None
+        self.finished = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- running ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="referee-loop", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                if not self.step():
+                    break
+        finally:
+            self.finished.set()
+
+    def step(self) -> bool:
+        """Handle one frame; False when the source has ended."""
+        try:
+            frame = self.source.read()
+        except SourceError as exc:
+            self.table.set_camera("lost", str(exc))
+            return False
+        if frame is None:  # a resilient source returns None while down: keep going until it ends
+            return getattr(self.source, "status", "ended") not in ("ended", "closed")
+        t0 = time.perf_counter()
+        self.handle(frame)
+        self.stats.busy.append(time.perf_counter() - t0)
+        return True
+
+    # -- one frame ----------------------------------------------------------------------------
+
+    def handle(self, frame: Frame) -> list:
+        self.stats.frames += 1
+        image = frame.image
+        if not _usable(image):
+            self.table.set_camera("connected", "the image is empty or not a colour picture")
+            return []
+        if self.table.overlay and self.overlay is not None and self.last_observation is not None:
+            obs = self.last_observation
+            self.table.feed.push(image, overlay=lambda im: self.overlay(im, obs))
+        else:
+            self.table.feed.push(image)
+        report = self.gate.update(image, frame.t)
+        if not getattr(report, "settled", False):
+            return []
+        if frame.index <= self.skip_to:
+            return []
+        t_still = time.perf_counter()
+        try:
+            observation = self.reader.read(frame)
+        except Exception as exc:  # a reader failure is a bad frame, never a crash
+            log.exception("the reader failed on frame %s", frame.index)
+            self.stats.unreadable += 1
+            self.table.set_camera("connected", f"could not read frame {frame.index}: {exc}")
+            return []
+        self.stats.readings += 1
+        if observation is None:
+            self.stats.unreadable += 1
+            self.table.set_camera("connected", "cannot see the table: check the markers and "
+                                  "the light")
+            return []
+        if observation.hand:
+            self.stats.hands += 1
+            return []
+        self.last_observation = observation
+        referee = self.table.referee
+        if referee is None:
+            return []
+        events = referee.observe(
+            observation, image_jpeg=_jpeg(image) if self.keyframes else None, actor="camera",
+            source={"frame": frame.index, "t": round(frame.t, 3)})
+        if events:
+            self.stats.events += len(events)
+            self.stats.latencies.append(time.perf_counter() - t_still
+                                        + getattr(report, "delay", 0.0))
+            if self.on_events is not None:
+                self.on_events(events)
+        return events
+
+
+def _usable(image: Any) -> bool:
+    return (isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 3
+            and image.shape[0] >= 16 and image.shape[1] >= 16 and image.dtype == np.uint8)
+
+
+def _jpeg(image: np.ndarray) -> bytes | None:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return buf.tobytes() if ok else None
+
+
+def last_frame_judged(table: Table) -> int:
+    """The index of the last frame the current game's record refers to (for ``--resume``)."""
+    referee = table.referee
+    if referee is None:
+        return -1
+    last = -1
+    for event in table.log.events(referee.session.game_id):
+        src = event.data.get("source") or {}
+        if isinstance(src, dict) and isinstance(src.get("frame"), int):
+            last = max(last, src["frame"])
+    return last
