@@ -67,10 +67,9 @@ def missing(target: str) -> list[str]:
                    _file(Path("/usr/include/simavr/sim_avr.h"), "libsimavr-dev"),
                    _file(Path("/usr/include/libelf.h"), "libelf-dev")]
         if shutil.which("pkg-config"):
-            ok = subprocess.run(["pkg-config", "--exists", "simavr", "simavrparts"]).returncode
-            if ok != 0:
-                checks.append("simavr and simavrparts for pkg-config (Debian packages "
-                              "libsimavr-dev libsimavrparts1)")
+            if subprocess.run(["pkg-config", "--exists", "simavr"]).returncode != 0:
+                checks.append("simavr for pkg-config (Debian packages libsimavr-dev "
+                              "libelf-dev)")
     else:
         raise ValueError(f"unknown firmware target {target!r}")
     return [c for c in checks if c]

@@ -1,6 +1,11 @@
 // board_sim: the table board's real firmware in simavr, its UART on a pseudo-terminal, and what
 // a player would see reported on stdout.
 //
+// The UART is bridged here through libsimavr's UART IRQs rather than libsimavrparts' uart_pty,
+// because the harness needs what uart_pty does not do: hold the chip until the port is opened
+// and reset it at every opening, inject faults on the wire, and keep no shared symlink (every
+// test has its own port).
+//
 //   board_sim FIRMWARE.elf [--link PATH] [--speed X]
 //
 // The chip is an ATmega328P at 16 MHz (an Arduino ELF names neither, so they are set here).
