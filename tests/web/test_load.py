@@ -14,7 +14,6 @@ import statistics
 import threading
 import time
 
-import cv2
 import numpy as np
 
 from companion.games.haut_les_cubes.scripts import demo_script
@@ -61,15 +60,16 @@ def play_script(table: Table, lines: list[dict], interval: float) -> list[float]
 
 
 def frames() -> list[np.ndarray]:
-    """A few camera-like frames (smooth, so each JPEG is webcam-sized)."""
-    out = []
-    for k in range(6):
-        image = np.zeros((720, 1280, 3), np.uint8)
-        image[:] = (70, 110, 150)
-        cv2.rectangle(image, (300 + 40 * k, 200), (500 + 40 * k, 420), (140, 190, 225), -1)
-        cv2.putText(image, f"frame {k}", (40, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (255, 255, 255), 3)
-        out.append(cv2.GaussianBlur(image, (0, 0), 2))
-    return out
+    """Camera frames as a webcam gives them: a rendered table with the sensor's noise changing
+    from frame to frame (so each JPEG is as large as a real one)."""
+    from companion.synth.generate import corpus_item
+    from companion.synth.render import render
+
+    scene, shot = corpus_item(1, 2)
+    base = render(scene, shot).image.astype(np.int16)
+    rng = np.random.default_rng(7)
+    return [np.clip(base + rng.normal(0, 3, base.shape), 0, 255).astype(np.uint8)
+            for _ in range(6)]
 
 
 def percentile(values: list[float], q: float) -> float:
