@@ -46,6 +46,11 @@ def page(browser, server, table):
     assert not errors, f"errors in the page: {errors}"
 
 
+def full_screenshot(page, path) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=True)
+
+
 def log_has(page, cls: str, text: str | None = None):
     selector = f"#log li.{cls}"
     if text is not None:
@@ -65,7 +70,7 @@ def test_the_referee_at_the_tablet(page, table, artifacts_dir):
     page.wait_for_selector("#turn:has-text('bleu')")
     page.wait_for_selector("#board [data-place='cell:-5,1'].cube")
     page.wait_for_selector("#board rect.hl-last")
-    page.screenshot(path=str(artifacts_dir / "dashboard-live-move.png"), full_page=True)
+    full_screenshot(page, artifacts_dir / "dashboard-live-move.png")
 
     # the referee enters the PIN (a wrong one is refused first), then undoes the move
     assert not page.is_visible("#undo-btn")  # spectators do not see the referee's buttons
@@ -91,7 +96,7 @@ def test_the_referee_at_the_tablet(page, table, artifacts_dir):
     log_has(page, "move-judged", ROUND_ONE[-1])
     play(referee, "red: M -4,0", card=False, image=image)
     page.wait_for_selector("#question button.choice")
-    page.screenshot(path=str(artifacts_dir / "dashboard-question.png"), full_page=True)
+    full_screenshot(page, artifacts_dir / "dashboard-question.png")
     choice = page.locator("#question button.choice", has_text="red: M -4,0")
     choice.first.click()
     page.wait_for_selector("#question", state="detached")
@@ -131,7 +136,7 @@ def test_the_referee_at_the_tablet(page, table, artifacts_dir):
     assert page.get_attribute("html", "lang") == "en"
     page.wait_for_selector("#turn:has-text('To play')")
     page.wait_for_selector("#log li.move-corrected .kind:text-is('Move corrected')")
-    page.screenshot(path=str(artifacts_dir / "dashboard-english.png"), full_page=True)
+    full_screenshot(page, artifacts_dir / "dashboard-english.png")
     page.click("#lang-btn")
     page.wait_for_selector(".log-card h2:text-is('Journal des coups')")
 
@@ -147,12 +152,17 @@ def test_portrait_dark_and_a_new_game_from_the_wizard(browser, server, table, ar
         page.wait_for_selector("body[data-ready='1']")
         play(table.referee, "red: N -5,1^0")
         log_has(page, "move-judged", "red: N -5,1^0")
+        # the tablet sleeps (its stream is cut), a move is played, it wakes and catches up
+        page.evaluate("window.Dashboard.state.es.close()")
+        play(table.referee, "blue: M -4,-2")
+        page.evaluate("window.Dashboard.connect()")
+        log_has(page, "move-judged", "blue: M -4,-2")
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(20, 22, 26)"  # the dark theme follows the tablet's setting
         board = page.locator(".board-card").bounding_box()
         side = page.locator("#scores-card").bounding_box()
         assert side["y"] > board["y"] + board["height"] - 1  # portrait: stacked, not side by side
-        page.screenshot(path=str(artifacts_dir / "dashboard-portrait-dark.png"), full_page=True)
+        full_screenshot(page, artifacts_dir / "dashboard-portrait-dark.png")
 
         page.click(".tab[data-view='new']")
         page.click("#wiz-games [data-game='gleebs-and-grues']")
@@ -168,7 +178,7 @@ def test_portrait_dark_and_a_new_game_from_the_wizard(browser, server, table, ar
         page.wait_for_selector("#board svg .gg-cell")
         assert table.referee.game.name == "gleebs-and-grues"
         assert list(table.referee.session.players) == ["green-red", "blue-yellow"]
-        page.screenshot(path=str(artifacts_dir / "dashboard-new-game.png"), full_page=True)
+        full_screenshot(page, artifacts_dir / "dashboard-new-game.png")
     finally:
         context.close()
     assert not errors, f"errors in the page: {errors}"
