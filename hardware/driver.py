@@ -126,6 +126,9 @@ class BoardDriver:
             self.link.send("FLASH", "GOOD" if legal else "BAD")
             if not legal:
                 self.link.send("TEXT", TEXT_MS, "ILLEGAL")
+            elif isinstance(data.get("word"), str) and data["word"]:
+                # the game's own word for the move (PUSH, JUMP ...), as far as segments allow
+                self.link.send("TEXT", TEXT_MS, data["word"][:8].upper())
         elif reaction.flash == "good":
             self.link.send("FLASH", "GOOD")
         if reaction.text:

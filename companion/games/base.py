@@ -282,6 +282,11 @@ class Game(ABC, Generic[S, M]):
         """What an ideal camera would report for ``state`` (every confidence 1): used to write
         observation files, to tell the synthetic table what to draw, and in tests."""
 
+    def display_word(self, state: S, move: M) -> str | None:
+        """A short word (at most 8 letters, readable on a 7-segment display) for a legal move
+        worth announcing on the table board: ``PUSH``, ``JUMP`` ... None for most moves."""
+        return None
+
     def hide_for_question(self, state: S, observation: Observation) -> Observation:
         """``observation`` as the camera would report it if the hidden fact of the move that led
         to ``state`` could not be read (the card face not visible, the die hidden by a hand):

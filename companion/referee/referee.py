@@ -226,6 +226,7 @@ class Referee:
     def _verdict_data(self, candidate_move: Any, verdict: Any, before: Any,
                       after: Any | None) -> dict[str, Any]:
         scores = self.game.scores(after if (after is not None and verdict.legal) else before)
+        word = self.game.display_word(before, candidate_move) if verdict.legal else None
         return {
             "move": self.game.move_to_json(candidate_move),
             "notation": self.game.notation(before, candidate_move),
@@ -234,6 +235,7 @@ class Referee:
             "score_delta": dict(verdict.score_delta),
             "notes": list(verdict.notes),
             "scores": scores,
+            **({"word": word} if word else {}),
         }
 
     def _move(self, kind: str, cand: Candidate, image: bytes | None, actor: str, source: dict,

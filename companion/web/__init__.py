@@ -5,25 +5,12 @@ the table (camera, board and game), opened on a tablet beside the table.
 * :func:`serve` runs it in a background thread and returns a handle (``.url``, ``.stop()``).
 
 The page, its API (``docs/api.md``) and how to use it at the table (``docs/dashboard.md``).
+Flask and waitress are imported only when an application is built or served.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from companion.web.app import WebConfig, create_app
+from companion.web.server import ServerHandle, serve
 
-
-def create_app(table: Any, config: Any):
-    """The dashboard's Flask application for ``table`` (see :mod:`companion.web.app`)."""
-    from companion.web.app import create_app as _create
-
-    return _create(table, config)
-
-
-def serve(table: Any, **kwargs: Any):
-    """Serve the dashboard in a background thread (see :func:`companion.web.server.serve`)."""
-    from companion.web.server import serve as _serve
-
-    return _serve(table, **kwargs)
-
-
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "ServerHandle", "WebConfig"]

@@ -50,7 +50,9 @@ class Frame:
 
 
 def latest_frame(table: Any) -> Frame | None:
-    """The newest camera frame: the Table's raw frame when it offers one, else the feed's JPEG."""
+    """The newest camera frame: the Table's raw frame when it offers one (a ``latest_frame()``
+    returning a :class:`companion.vision.frames.Frame`, full size and without drawings), else
+    the feed's JPEG."""
     import cv2
 
     raw = getattr(table, "latest_frame", None)
@@ -58,7 +60,8 @@ def latest_frame(table: Any) -> Frame | None:
         got = raw()
         if got is not None:
             image = getattr(got, "image", got)
-            return Frame(np.asarray(image), int(getattr(got, "seq", 0)), False, "camera")
+            seq = getattr(got, "index", getattr(got, "seq", 0))
+            return Frame(np.asarray(image), int(seq), False, "camera")
     jpeg = table.feed.latest()
     if jpeg is None:
         return None

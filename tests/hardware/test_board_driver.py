@@ -120,3 +120,29 @@ def test_events_reach_an_emulated_board_through_a_real_link(emulated, links):
     assert snap["seats"] == ["#" + to_hex(seat_colour(c)) for c in ("yellow", "violet")]
     assert snap["scores"] == [3, 0] and snap["turn"] == 1 and snap["view"] == "S0"
     assert [c.split(" ", 1)[1] for c in board.executed if "FLASH" in c] == ["FLASH GOOD"]
+
+
+def test_the_games_word_for_a_legal_move_is_shown():
+    """A push shows PUSH on the display; an illegal move shows ILLEGAL, never the word."""
+    driver, link = started()
+    link.take()
+    driver.handle(ev.MOVE_JUDGED, {"legal": True, "word": "push"}, status(active="blue"))
+    assert link.take()[-2:] == ["FLASH GOOD", "TEXT 2000 PUSH"]
+    driver.handle(ev.MOVE_JUDGED, {"legal": False, "word": "push"}, status(active="blue"))
+    assert link.take()[-2:] == ["FLASH BAD", "TEXT 2000 ILLEGAL"]
+
+
+def test_haut_les_cubes_names_its_pushes_and_scoring_jumps():
+    from companion.games import get_game
+    from companion.games.haut_les_cubes.moves import Play
+    import sys, pathlib
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "games" / "haut_les_cubes"))
+    from hlc_positions import block, position
+
+    game = get_game("haut-les-cubes")
+    s = position(block(0, 0, 2, 2), {"red": (-1, 0), "blue": (-1, 1), "green": (4, 3)})
+    assert game.display_word(s, game.parse_notation(s, "red: P blue>-1,2")) == "PUSH"
+    assert game.display_word(s, game.parse_notation(s, "red: M -1,-1")) is None
+    s = position(block(0, 0, 2, 2), {"red": (0, 0), "blue": (4, 4), "green": (4, 3)})
+    assert game.display_word(s, game.parse_notation(s, "red: M -1,0")) == "JUMP"
+    assert game.display_word(s, Play("red", "napozla")) is None

@@ -171,6 +171,20 @@ class HautLesCubes(Game[HlcState, Move]):
     def expected_observation(self, state: HlcState) -> Observation:
         return camera.expected_observation(state)
 
+    def display_word(self, state: HlcState, move: Move) -> str | None:
+        """PUSH for a push, SLING for the slingshot, HOPLA for a jump, JUMP for a scoring one."""
+        if not isinstance(move, Play) or move.is_null:
+            return None
+        if move.card == "pousstoia" and move.target is not None:
+            return "PUSH"
+        if move.card == "tvavoartoa":
+            return "SLING"
+        if move.card == "hopla":
+            return "HOPLA"
+        if move.card == MOAVEOU and judge.check(state, move).score_delta:
+            return "JUMP"
+        return None
+
     def hide_for_question(self, state: HlcState, observation: Observation) -> Observation:
         """The played card unreadable (laid face down, or covered)."""
         from dataclasses import replace
