@@ -396,3 +396,20 @@ def test_no_game_yet(data_dir):
         assert started.status_code == 200
     finally:
         table.close()
+
+
+def test_what_the_led_board_shows_now(data_dir):
+    from companion.runtime.table import Table
+    from conftest import Api
+
+    shows = {"leds": ["#ff0000", "#000000", "#0000ff"], "display": " 12  5  ", "turn": 0}
+    table = Table(data_dir, board_view=lambda: dict(shows))
+    try:
+        api = Api(create_app(table, {"pin": PIN}).test_client())
+        device = api.get("/api/device").get_json()["device"]
+        assert device["shows"] == shows
+        shows["display"] = " 13  5  "  # the board changed: the next read says so
+        assert api.get("/api/device").get_json()["device"]["shows"]["display"] == " 13  5  "
+        assert api.get("/api/snapshot").get_json()["device"]["shows"]["leds"][0] == "#ff0000"
+    finally:
+        table.close()

@@ -182,3 +182,38 @@ def test_portrait_dark_and_a_new_game_from_the_wizard(browser, server, table, ar
     finally:
         context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+def test_calibration_with_a_live_preview(browser, server, table, artifacts_dir):
+    from companion.synth.generate import corpus_item
+    from companion.synth.render import render
+
+    scene, shot = corpus_item(1, 2)
+    table.feed.push(render(scene, shot).image, force=True)
+    context = browser.new_context(viewport=TABLET, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server.local_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.click(".tab[data-view='calibrate']")
+        page.wait_for_selector("#cal-result p:has-text('0, 1, 2, 3')")
+        page.wait_for_function("document.querySelector('#cal-img').naturalWidth === 960")
+        assert not page.locator("#cal-overlay").is_visible()  # no reader's drawings on this frame
+        full_screenshot(page, artifacts_dir / "dashboard-calibration-table.png")
+        page.click(".steps [data-step='cards']")
+        page.wait_for_selector("#cal-result p.ok")
+        page.click("#pin-btn")
+        page.fill("#pin-input", PIN)
+        page.click("#pin-ok")
+        page.wait_for_selector("body.referee")
+        page.select_option("#cal-card-name", scene.card)
+        page.click("#cal-save")
+        page.wait_for_selector(f"#cal-result p:has-text('{scene.card} (')")
+        full_screenshot(page, artifacts_dir / "dashboard-calibration-cards.png")
+        assert table.calibration["cards"].endswith("1 cards enrolled")
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"

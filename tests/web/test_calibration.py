@@ -128,3 +128,14 @@ def test_calibration_changes_need_the_pin(api, table, rendered_table):
     assert api.post("/api/calibration/table").status_code == 401
     api.post("/api/login", {"pin": PIN})
     assert api.post("/api/calibration/nowhere").status_code == 404
+
+
+def test_a_raw_frame_is_used_when_the_table_offers_one(api, table, rendered_table):
+    from companion.vision.frames import Frame
+
+    _, image = rendered_table
+    table.feed.push(np.zeros((540, 960, 3), np.uint8), force=True)  # a feed frame with nothing
+    table.latest_frame = lambda: Frame(image, 41, 1.5)  # what the Table should offer
+    look = api.get("/api/calibration/table").get_json()
+    assert look["frame"] == {"seq": 41, "size": [1280, 720], "overlay": False, "source": "camera"}
+    assert look["ok"] and look["markers"] == [0, 1, 2, 3]
