@@ -32,9 +32,11 @@ CAMERA_STATUS = "camera.status"        # connected / reconnecting / lost, fps
 BOARD_STATUS = "board.status"          # the LED board: connected / reconnecting / lost / absent
 CALIBRATION_STATUS = "calibration.status"
 SCENE_STILL = "scene.still"            # the stillness gate opened / closed, hand over the table
+OVERLAY_STATUS = "overlay.status"      # the reader's drawings on the camera view on / off
 HEARTBEAT = "heartbeat"
 
-STATUS_EVENTS = (CAMERA_STATUS, BOARD_STATUS, CALIBRATION_STATUS, SCENE_STILL, HEARTBEAT)
+STATUS_EVENTS = (CAMERA_STATUS, BOARD_STATUS, CALIBRATION_STATUS, SCENE_STILL, OVERLAY_STATUS,
+                 HEARTBEAT)
 
 ALL_EVENTS = RECORD_EVENTS + STATUS_EVENTS
 

@@ -119,6 +119,7 @@ class RefereeLoop:
         if not _usable(image):
             self.table.set_camera("connected", "the image is empty or not a colour picture")
             return []
+        self.table.set_latest_frame(frame)
         if self.table.overlay and self.overlay is not None and self.last_observation is not None:
             obs = self.last_observation
             self.table.feed.push(image, overlay=lambda im: self.overlay(im, obs))

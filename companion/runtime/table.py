@@ -71,6 +71,7 @@ class Table:
         self.calibration: dict[str, Any] = {"camera": None, "table": None, "colours": None,
                                             "cards": None}
         self.overlay = True
+        self._latest_frame: Any = None
         self._listeners: list[Callable[[Event, dict], None]] = []
         self._lock = threading.RLock()
 
@@ -171,6 +172,20 @@ class Table:
             self.device = DeviceState(status, detail)
         if changed:
             self.bus.publish(ev.BOARD_STATUS, self.device.to_json())
+
+    def set_overlay(self, on: bool) -> None:
+        """Show or hide the reader's drawings on the camera view (every tablet follows)."""
+        with self._lock:
+            self.overlay = bool(on)
+        self.bus.publish(ev.OVERLAY_STATUS, {"overlay": self.overlay})
+
+    def set_latest_frame(self, frame: Any) -> None:
+        """The newest raw camera frame (full size, no drawings), kept for calibration."""
+        self._latest_frame = frame
+
+    def latest_frame(self) -> Any:
+        """The newest raw camera frame (a :class:`companion.vision.frames.Frame`), or None."""
+        return self._latest_frame
 
     def set_calibration(self, **parts: Any) -> None:
         with self._lock:

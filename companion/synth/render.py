@@ -203,7 +203,8 @@ class _Painter:
             self._face_shadows(face, occluders, shadow)
             shadow = cv2.GaussianBlur(shadow, (0, 0), 1.2)
         albedo = textures.cube_face_albedo(self.rng, (pw, ph)) * _engraving(pw, ph)
-        light = self.ambient[None, None, :] + self.light[None, None, :] * (lam * (1.0 - shadow))[:, :, None]
+        sky = _sky(face.normal)
+        light = self.ambient[None, None, :] * sky + self.light[None, None, :] * (lam * (1.0 - shadow))[:, :, None]
         tex = albedo * light
         # pixel (u, v): point = corner + (u+0.5)/ppm·a + (h - (v+0.5)/ppm)·b
         origin = face.corner + face.a * (0.5 / FACE_PPM) + face.b * (face.h - 0.5 / FACE_PPM)
@@ -266,7 +267,7 @@ class _Painter:
         for _, quad, nrm in strips:
             lam = max(0.0, -float(nrm @ self.L))
             spec = 0.12 * max(0.0, float(_reflect(self.L, nrm) @ _unit(self.C - quad.mean(axis=0)))) ** 8
-            col = albedo * (self.ambient + self.light * lam * lit) + self.light * spec * lit
+            col = albedo * (self.ambient * _sky(nrm) + self.light * lam * lit) + self.light * spec * lit
             self._fill(self.img, self.project(quad), tuple(float(c) for c in col))
         lam_top = max(0.0, -float(self.L[2]))
         col = albedo * (self.ambient + self.light * lam_top * lit) * 1.04
@@ -286,6 +287,12 @@ class _Painter:
         bright = albedo * (self.ambient + self.light * lam)
         self._fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
         self._fill(self.ids, pts, HAND_ID)
+
+
+def _sky(normal: np.ndarray) -> float:
+    """Share of the ambient light a surface facing ``normal`` receives: a face turned up sees
+    the whole sky, a vertical face half of it plus a little light bounced off the table."""
+    return float(0.6 + 0.4 * max(0.0, float(normal[2])))
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

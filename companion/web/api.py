@@ -276,7 +276,7 @@ def overlay():
     on = json_body().get("on")
     if not isinstance(on, bool):
         raise bad_request("send {\"on\": true} or {\"on\": false}")
-    dashboard().table.overlay = on
+    dashboard().table.set_overlay(on)
     return jsonify({"overlay": on})
 
 

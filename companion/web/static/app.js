@@ -198,6 +198,8 @@
         S.snap.device = Object.assign({}, S.snap.device, d); renderHardware(); return;
       case "calibration.status":
         S.snap.calibration = d; renderHardware(); return;
+      case "overlay.status":
+        S.snap.overlay = d.overlay; renderHardware(); updateCamera(); return;
       case "scene.still":
         S.scene = d; renderScene(); return;
       case "game.resumed":
