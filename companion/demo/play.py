@@ -47,6 +47,11 @@ class Summary:
         return out
 
 
+def _table_move(move: dict[str, Any]) -> bool:
+    """Moves that are the table's housekeeping, not a player's (the card moved to the pile)."""
+    return move == {"pile": True}
+
+
 def open_demo_table(data_dir: str, board: str | None) -> tuple[Table, OpenBoard | None]:
     table: Table | None = None
 
@@ -83,7 +88,7 @@ def summarise(table: Table, opened: OpenBoard | None) -> Summary:
     return Summary(
         game_id=referee.session.game_id,
         moves=sum(1 for e in events if e.type in (ev.MOVE_JUDGED, ev.QUESTION_ANSWERED)
-                  and e.data.get("move")),
+                  and e.data.get("move") and not _table_move(e.data["move"])),
         illegal=sum(1 for e in events if e.type == ev.MOVE_JUDGED and not e.data.get("legal")),
         questions=sum(1 for e in events if e.type == ev.QUESTION_ASKED),
         scores=status["scores"],
