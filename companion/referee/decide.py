@@ -12,6 +12,9 @@ one decision:
 * ``withdrawn``: the started move was taken back (the table is as it was before it);
 * ``ask``: several candidates explain the picture about equally and differ in what matters
   (the position, the verdict or the score): a person must choose;
+* ``chain``: no single move explains the picture but two in a row clearly do (a player's two
+  steps, or a move and the next player's first action, made between two still moments): the
+  first is settled, and the picture judged again from there;
 * ``unexplained``: nothing explains the picture (a knocked-over stack, a move the rules cannot
   produce): say so with the nearest candidates and wait.
 
@@ -121,6 +124,9 @@ def decide(game: Game, state: Any, observation: Observation, *,
     groups = _groups(game, options)
     best = groups[0][0]
     if min(nothing, best.cost) > threshold:
+        chain = _chain(game, groups, observation, threshold)
+        if chain is not None:
+            return Decision("chain", chosen=chain, options=[chain], nothing_cost=nothing)
         return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="no move of the rules explains the table")
     if nothing <= best.cost + CLEAR_MARGIN:
@@ -140,3 +146,30 @@ def decide(game: Game, state: Any, observation: Observation, *,
     else:
         kind = "settle"
     return Decision(kind, chosen=best, options=[g[0] for g in groups[:3]], nothing_cost=nothing)
+
+
+#: how many first moves are tried when looking for two moves that explain a picture
+CHAIN_WIDTH = 8
+
+
+def _chain(game: Game, groups: list[list[Option]], observation: Observation,
+           threshold: float) -> Option | None:
+    """The first move of the one clear two-move explanation, if there is one. Only legal,
+    complete first moves from the tracked state are tried (an illegal move is never assumed to
+    have stood), and the pair must beat every other pair by the clear margin."""
+    pairs: list[tuple[float, Option]] = []
+    for group in groups[:CHAIN_WIDTH]:
+        first = group[0]
+        cand = first.candidate
+        if first.base != "current" or not cand.complete or not cand.verdict.legal:
+            continue
+        seconds = game.candidates(cand.state, observation)
+        if seconds:
+            pairs.append((seconds[0].cost, first))
+    if not pairs:
+        return None
+    pairs.sort(key=lambda p: p[0])
+    cost, first = pairs[0]
+    if cost > threshold or (len(pairs) > 1 and pairs[1][0] - cost < CLEAR_MARGIN):
+        return None
+    return first

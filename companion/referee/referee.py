@@ -21,6 +21,7 @@ from companion import events as ev
 from companion.errors import UserError
 from companion.games import Candidate, Game, GameError, get_game
 from companion.observation import Observation, ObservationError, Piece
+from companion.games.matching import CLEAR_MARGIN
 from companion.referee.decide import Decision, Option, decide
 from companion.referee.session import Entry, GameSession
 from companion.store.log import Event, EventLog
@@ -170,6 +171,14 @@ class Referee:
                 return out + self._judge(obs, image, actor, source)
             return out + self._ask(decision.options, decision.reason, image, actor, source)
         chosen = decision.chosen
+        if decision.kind == "chain":
+            assert chosen is not None
+            self.tentative = None
+            out += self._move(ev.MOVE_JUDGED, chosen.candidate, image, actor, source,
+                              before=self.state)
+            if self.session.ended:
+                return out
+            return out + self._judge(obs, image, actor, source)
         if decision.kind == "tentative":
             if chosen is not None and chosen.base == "revision":
                 last = self.session.last
@@ -197,8 +206,13 @@ class Referee:
             return out
         if pending is not None and self._same_illegal(decision, pending):
             return out
-        return out + self._move(ev.MOVE_JUDGED, chosen.candidate, image, actor, source,
-                                before=self.state)
+        out += self._move(ev.MOVE_JUDGED, chosen.candidate, image, actor, source, before=self.state)
+        if (chosen.candidate.verdict.legal and chosen.candidate.cost >= CLEAR_MARGIN
+                and not self.session.ended):
+            # part of the picture is still unexplained: perhaps the next move began too (each
+            # further move must clear the margin again, so this ends)
+            out += self._judge(obs, image, actor, source)
+        return out
 
     def _same_illegal(self, decision: Decision, pending: Entry) -> bool:
         return (decision.chosen is not None and decision.chosen.base == "current"

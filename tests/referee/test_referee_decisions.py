@@ -143,3 +143,13 @@ def test_listeners_receive_every_event_with_the_status(referee):
     referee.subscribe(lambda event, status: 1 / 0)  # a broken listener never stops the referee
     referee.observe(seen_after(referee.state, "pile"))
     assert seen[-1][0] == ev.MOVE_JUDGED
+
+
+def test_two_moves_between_still_moments_are_both_recorded(referee):
+    """Red lays a cube and blue clears the zone before the camera sees the table still."""
+    state = referee.state
+    after_red = HLC.apply(state, HLC.parse_notation(state, "red: N -5,1^0"))
+    after_pile = HLC.apply(after_red, HLC.parse_notation(after_red, "pile"))
+    events = referee.observe(HLC.expected_observation(after_pile))
+    assert [e.data.get("notation") for e in events] == ["red: N -5,1^0", "pile"]
+    assert referee.state == after_pile
