@@ -93,7 +93,15 @@ class Candidate:
     ``cost`` is how badly ``state`` explains the observation (0 is a perfect fit; the unit is the
     game's, comparable between candidates of the same call). Candidates come sorted by cost.
     ``complete`` is False when the move could still grow within the same turn (a player who took
-    one block may take another); the referee then waits before settling it.
+    one block may take another); the referee then waits before settling it. An illegal move
+    that going on cannot make legal is complete, so that it is flagged at once; one that the
+    rest of the turn can still put right (a card laid whose action has not come yet) is not.
+
+    ``prior`` says how unlikely the reading is beyond what the picture shows, on the same scale
+    (minus log odds): two players' actions in one still moment, a broken rule when a legal
+    reading explains the picture as well. The referee ranks candidates by ``cost + prior``, but
+    compares only ``cost`` with "nothing happened" and with the unexplained threshold, so a
+    prior never hides a change the camera saw.
     """
 
     move: Any
@@ -101,6 +109,11 @@ class Candidate:
     verdict: Verdict
     cost: float
     complete: bool = True
+    prior: float = 0.0
+
+    @property
+    def rank(self) -> float:
+        return self.cost + self.prior
 
 
 @dataclass(frozen=True)

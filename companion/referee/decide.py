@@ -47,6 +47,11 @@ class Option:
     def cost(self) -> float:
         return self.candidate.cost
 
+    @property
+    def rank(self) -> float:
+        """Cost plus the reading's prior: what candidates are compared by."""
+        return self.candidate.rank
+
 
 @dataclass
 class Decision:
@@ -67,10 +72,10 @@ def signature(game: Game, option: Option) -> tuple[Any, ...]:
 
 def _groups(game: Game, options: list[Option]) -> list[list[Option]]:
     groups: dict[tuple[Any, ...], list[Option]] = {}
-    for opt in sorted(options, key=lambda o: (o.cost, BASE_RANK[o.base],
+    for opt in sorted(options, key=lambda o: (o.rank, BASE_RANK[o.base],
                                               not o.candidate.verdict.legal)):
         groups.setdefault(signature(game, opt), []).append(opt)
-    return sorted(groups.values(), key=lambda g: g[0].cost)
+    return sorted(groups.values(), key=lambda g: g[0].rank)
 
 
 def problem_pieces(observation: Observation) -> str | None:
@@ -110,10 +115,10 @@ def decide(game: Game, state: Any, observation: Observation, *,
     if revisions:
         # a revision must explain the table clearly better than any new move: players adjust
         # their own move now and then, but the next player moving is the normal course
-        others = [o.cost for o in options if o.base != "revision"]
-        if others and min(o.cost for o in revisions) > min(others) - CLEAR_MARGIN:
+        others = [o.rank for o in options if o.base != "revision"]
+        if others and min(o.rank for o in revisions) > min(others) - CLEAR_MARGIN:
             options = [o for o in options if o.base != "revision"]
-    if withdrawn is not None and withdrawn < min([nothing] + [o.cost for o in options]) - CLEAR_MARGIN:
+    if withdrawn is not None and withdrawn < min([nothing] + [o.rank for o in options]) - CLEAR_MARGIN:
         return Decision("withdrawn", nothing_cost=withdrawn, reason="the started move was taken back")
     threshold = unexplained_threshold(len(observation.pieces))
     if not options:
@@ -123,16 +128,17 @@ def decide(game: Game, state: Any, observation: Observation, *,
         return Decision("nothing", nothing_cost=nothing)
     groups = _groups(game, options)
     best = groups[0][0]
-    if min(nothing, best.cost) > threshold:
+    seen_best = min(o.cost for o in options)  # what the picture alone supports, priors aside
+    if min(nothing, seen_best) > threshold:
         chain = _chain(game, groups, observation, threshold)
         if chain is not None:
             return Decision("chain", chosen=chain, options=[chain], nothing_cost=nothing)
         return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="no move of the rules explains the table")
-    if nothing <= best.cost + CLEAR_MARGIN:
+    if nothing <= seen_best + CLEAR_MARGIN:
         return Decision("nothing", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
-                        reason="unchanged" if nothing <= best.cost else "uncertain")
-    close = [g[0] for g in groups if g[0].cost - best.cost < CLEAR_MARGIN]
+                        reason="unchanged" if nothing <= seen_best else "uncertain")
+    close = [g[0] for g in groups if g[0].rank - best.rank < CLEAR_MARGIN]
     if len(close) > 1:
         if all(not o.candidate.complete for o in close):
             return Decision("tentative", chosen=None, options=close, nothing_cost=nothing,
@@ -165,7 +171,7 @@ def _chain(game: Game, groups: list[list[Option]], observation: Observation,
             continue
         seconds = game.candidates(cand.state, observation)
         if seconds:
-            pairs.append((seconds[0].cost, first))
+            pairs.append((min(c.cost for c in seconds) + cand.prior, first))
     if not pairs:
         return None
     pairs.sort(key=lambda p: p[0])

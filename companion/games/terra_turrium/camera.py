@@ -7,8 +7,8 @@ works from the height map; the aggression track is kept from the history, not re
 
 :func:`candidates` compares the observation with what the state predicts and hands the
 differences to :mod:`planner`, which builds the moves that could produce them. Each move is
-judged, and priced with the shared arithmetic of :mod:`companion.games.matching`, plus two
-priors in the same unit:
+judged, and priced with the shared arithmetic of :mod:`companion.games.matching`; its
+``prior`` (how unlikely the reading is beyond the picture, in the same unit) carries:
 
 * :data:`ILLEGAL_PRIOR` for each rule a move breaks: when a legal and an illegal reading
   explain the picture equally (a block lifted after the active player moved a flag: an illegal
@@ -187,10 +187,12 @@ def candidates(state: TerraTurriumState, observation: Observation,
             result = table.freeze()
             verdict = table.verdict(move)
             cost = mismatch_cost(expected_keys(result), reading.keys)
-            cost += prior(move, table)
             candidate = Candidate(move=move, state=result, verdict=verdict, cost=round(cost, 6),
-                                  complete=is_complete(move, result))
-            out.append(((candidate.cost, not verdict.legal, len(move.actions),
+                                  # a broken rule stays broken however the turn goes on:
+                                  # flag it at once
+                                  complete=is_complete(move, result) or not verdict.legal,
+                                  prior=prior(move, table))
+            out.append(((candidate.rank, not verdict.legal, len(move.actions),
                          notation(state, move)), candidate))
     out.sort(key=lambda pair: pair[0])
     return [c for _, c in out]

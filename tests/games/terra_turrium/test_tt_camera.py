@@ -114,13 +114,13 @@ def test_the_next_player_starting_ends_the_turn():
     assert GAME.notation(moved, best.move) == "red: / blue: -h7"
     assert best.verdict.legal and best.complete is False
     assert not second.verdict.legal and second.verdict.rule.id == "tt.turn.order"
-    assert second.cost - best.cost >= CLEAR_MARGIN
+    assert second.rank - best.rank >= CLEAR_MARGIN
 
 
 def test_one_players_turn_is_preferred_to_two():
     candidates = GAME.candidates(pos(), observe(pos(), "red: -d3 -d4 +e5 +e5"))
     assert GAME.notation(pos(), candidates[0].move) == "red: -d3 -d4 +e5 +e5"
-    assert all(c.cost - candidates[0].cost >= CLEAR_MARGIN for c in candidates[1:])
+    assert all(c.rank - candidates[0].rank >= CLEAR_MARGIN for c in candidates[1:])
 
 
 def test_the_end_of_a_turn_and_the_next_one_seen_at_once():
@@ -200,7 +200,7 @@ def test_a_sixth_attack_is_recognised():
 def test_a_win_with_points_left_asks_whether_the_turn_is_over():
     state = stairs()
     candidates = GAME.candidates(state, observe(state, "red: c4-c3"))
-    close = [c for c in candidates if c.cost - candidates[0].cost < CLEAR_MARGIN]
+    close = [c for c in candidates if c.rank - candidates[0].rank < CLEAR_MARGIN]
     assert {GAME.notation(state, c.move) for c in close} == {"red: c4-c3", "red: c4-c3 /"}
     ended = next(c for c in close if c.complete)
     assert ended.state.winners == ("red",)

@@ -58,13 +58,13 @@ def test_scripted_game_read_from_the_camera(name):
         where = f"{script.title}, step {number} ({GAME.notation(state, move)})"
         assert candidates, where
         if step.kind == "ask":
-            close = [c for c in candidates if c.cost - candidates[0].cost < CLEAR_MARGIN]
+            close = [c for c in candidates if c.rank - candidates[0].rank < CLEAR_MARGIN]
             assert len(close) >= 2 and move in [c.move for c in close], where
         else:
             best = candidates[0]
             assert best.move == move, f"{where}: read {GAME.notation(state, best.move)}"
             if len(candidates) > 1:
-                assert candidates[1].cost - best.cost >= CLEAR_MARGIN, where
+                assert candidates[1].rank - best.rank >= CLEAR_MARGIN, where
             assert best.verdict.legal == (step.kind == "play"), where
             if step.rule:
                 assert best.verdict.rule.id == step.rule, where

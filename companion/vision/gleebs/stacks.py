@@ -1,0 +1,439 @@
+"""Reading each square's stack from the labelled picture of the board plane.
+
+On the plane (:class:`~companion.vision.gleebs.board.Rectifier`) a pyramid standing on the board
+shows its base square at its true place and size, and the rest of it leaning away from the
+camera's foot: a point at height z over board point q appears at ``C + (q − C)·Cz/(Cz − z)``
+(C the camera). So a pyramid's picture on the plane is the convex hull of its base square and
+of its leaning apex, and a pyramid seated higher up a stack shows its base scaled and pushed
+the same way. A convex shape is known by its *support* (how far it reaches in each direction):
+the reader measures the support of what it sees and fits squares to it.
+
+For each square, nearest the camera's foot first (what stands in front may hide what stands
+behind, never the reverse):
+
+1. the pixels of a piece (labelled a colour, black or "other") around the square's middle, less
+   what the stacks already read explain, are the stack's silhouette;
+2. the *bottom* pyramid is the square base (size, turn, place) whose support, with its leaning
+   apex, matches the silhouette's: an outline that reaches beyond the model is tolerated (a
+   taller stack, a neighbour touching, a shadow), one that falls short of it is not;
+3. the *top* pyramid's colour is the colour seen along the stack's axis near its top; its size
+   and place are fitted the same way to the outline of that colour's patch;
+4. a top smaller than the bottom makes a chain; the colours showing between them (nearer the
+   axis: the middle pyramid) complete it.
+
+What cannot be told from the picture is not made up: a lower pyramid of the top's colour is
+invisible to colour and is only reported when the outline shows it (a top smaller than the
+outline).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.boards import GLEEBS_BOARD, BoardSpec
+from companion.vision.gleebs.board import Rectifier
+from companion.vision.gleebs.geometry import COLOURS, NEST_LIFT_MM, SIZE_NAMES, SIZES, seat_heights
+from companion.vision.gleebs.labels import OTHER, PAPER
+
+#: directions the support is measured in
+DIRECTIONS = 48
+_PHI = np.arange(DIRECTIONS) * (2 * math.pi / DIRECTIONS)
+_U = np.stack([np.cos(_PHI), np.sin(_PHI)], axis=1)
+#: turns tried for a square (degrees; a square repeats every 90)
+YAWS = np.arange(0.0, 90.0, 5.0)
+#: how much an outline reaching beyond the model counts against it, relative to falling short
+BEYOND_WEIGHT = 0.04
+#: the stack's axis stands within this of its square's middle (mm)
+MAX_OFFSET_MM = 7.0
+#: the fewest pixels of a patch worth reading (at the plane's resolution)
+MIN_PIXELS = 25
+#: a stack reaches at most this high (three pyramids turned against each other)
+MAX_TOP_MM = 62.0
+
+
+@dataclass(frozen=True)
+class Level:
+    """One visible pyramid of a stack, as read."""
+
+    colour: str
+    size: str
+    conf: float
+
+
+@dataclass(frozen=True)
+class StackReading:
+    """A square's stack as read: its visible pyramids bottom to top, where its axis stands
+    (board mm), and its outline on the plane (board mm polygon) for drawing and for knowing
+    what it hides."""
+
+    cell: tuple[int, int]
+    levels: tuple[Level, ...]
+    centre: tuple[float, float]
+    yaws: tuple[float, ...]
+    outline: np.ndarray
+    fit_mm: float
+
+
+@dataclass(frozen=True)
+class SquareFit:
+    size: str
+    yaw: float
+    offset: np.ndarray  # where the square's centre appears on the plane, from the cell middle
+    cost: float
+    costs: dict[str, float]
+
+
+def _spread(yaws: np.ndarray) -> np.ndarray:
+    """(len(yaws), DIRECTIONS): support of a unit-half-side square turned ``yaws`` (degrees)."""
+    d = np.radians(yaws)[:, None] - _PHI[None, :]
+    return np.abs(np.cos(d)) + np.abs(np.sin(d))
+
+
+_SPREAD = _spread(YAWS)
+
+
+def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
+               lean: dict[str, np.ndarray], apex_gain: dict[str, float],
+               origin_shift: dict[str, np.ndarray], prior: np.ndarray | None = None) -> SquareFit | None:
+    """Fit a square base (size, turn, place) and its leaning apex to an outline's ``support``
+    (DIRECTIONS values, mm from the cell middle).
+
+    For each size: the base appears scaled by ``scale[size]`` and its centre at
+    ``origin_shift[size] + scale·δ`` (δ the axis offset, fitted), its apex at
+    ``lean[size] + apex_gain[size]·δ``. δ is found by iteratively reweighted least squares
+    with a one-sided weight: the outline may reach beyond the model cheaply, never fall short.
+    """
+    best: SquareFit | None = None
+    costs: dict[str, float] = {}
+    for size in sizes:
+        h = SIZES[size].base / 2 * scale[size]
+        base_const = h * _SPREAD + (origin_shift[size] @ _U.T)[None, :]       # (Y, K)
+        apex_const = (lean[size] @ _U.T)[None, :].repeat(len(YAWS), axis=0)   # (Y, K)
+        s, g = scale[size], apex_gain[size]
+        delta = np.zeros((len(YAWS), 2)) if prior is None else np.repeat(prior[None, :], len(YAWS), axis=0)
+        for _ in range(4):
+            proj = delta @ _U.T                                               # (Y, K)
+            base = base_const + s * proj
+            apex = apex_const + g * proj
+            use_apex = apex > base
+            model = np.where(use_apex, apex, base)
+            r = support[None, :] - model
+            w = np.where(r > 0, BEYOND_WEIGHT, 1.0) * np.where(use_apex, 0.4, 1.0)
+            coef = np.where(use_apex, g, s)                                   # d model / d(δ·u)
+            const = np.where(use_apex, apex_const, base_const)
+            # minimise Σ w (support - const - coef·(δ·u))² over δ, per yaw
+            A = coef[:, :, None] * _U[None, :, :]                             # (Y, K, 2)
+            b = support[None, :] - const
+            AtW = A * w[:, :, None]
+            M = np.einsum("ykj,ykl->yjl", AtW, A) + np.eye(2)[None] * 1e-3
+            v = np.einsum("ykj,yk->yj", AtW, b)
+            delta = np.linalg.solve(M, v[:, :, None])[:, :, 0]
+            norm = np.linalg.norm(delta, axis=1, keepdims=True)
+            delta = np.where(norm > MAX_OFFSET_MM * 1.5, delta * (MAX_OFFSET_MM * 1.5 / np.maximum(norm, 1e-9)), delta)
+        proj = delta @ _U.T
+        model = np.maximum(base_const + s * proj, apex_const + g * proj)
+        r = support[None, :] - model
+        cost = np.sum(np.where(r > 0, BEYOND_WEIGHT, 1.0) * r * r, axis=1) / DIRECTIONS
+        cost += 0.02 * np.sum(np.maximum(np.linalg.norm(delta, axis=1) - MAX_OFFSET_MM, 0.0) ** 2)
+        k = int(np.argmin(cost))
+        costs[size] = float(cost[k])
+        if best is None or cost[k] < best.cost:
+            best = SquareFit(size, float(YAWS[k]), delta[k].copy(), float(cost[k]), costs)
+    if best is not None:
+        best = SquareFit(best.size, best.yaw, best.offset, best.cost, costs)
+    return best
+
+
+class StackReader:
+    """Reads the stacks of one labelled plane picture."""
+
+    def __init__(self, rect: Rectifier, labels: np.ndarray, ink: np.ndarray,
+                 spec: BoardSpec = GLEEBS_BOARD):
+        self.rect = rect
+        self.labels = labels
+        self.spec = spec
+        C = rect.view.pose.camera_position
+        self.C = np.asarray(C, float)
+        fg = (labels != PAPER).astype(np.uint8)
+        fg[ink > 0] = 0
+        # a grid line crossing a pyramid's picture must not cut it in two: fill the masked
+        # band where the picture continues on both sides
+        r = max(2, int(round(2.0 * rect.ppm)))
+        closed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
+        fg = fg | (closed & ink)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+        self.fg = fg
+        self.ink = ink
+        self.explained = np.zeros_like(fg)
+
+    # ------------------------------------------------------------------------------ geometry
+    def scale(self, z: float) -> float:
+        return float(self.C[2] / max(self.C[2] - z, 1.0))
+
+    def shift(self, c0: np.ndarray, z: float) -> np.ndarray:
+        """Where the cell middle's vertical at height z appears, from the cell middle."""
+        return (self.C[:2] - c0) * (1.0 - self.scale(z))
+
+    def _support(self, mask: np.ndarray, off: tuple[int, int], c0: np.ndarray) -> np.ndarray | None:
+        pts = cv2.findNonZero(mask)
+        if pts is None or len(pts) < MIN_PIXELS:
+            return None
+        hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float64) + np.array(off, float)
+        xy = self.rect.to_board(hull) - c0
+        half = 0.5 / self.rect.ppm  # a pixel's centre lies half a pixel inside the edge
+        return (xy @ _U.T).max(axis=0) + half
+
+    def _window(self, c0: np.ndarray) -> tuple[int, int, int, int]:
+        """The plane pixels a stack on the square around ``c0`` can cover."""
+        lean = self.shift(c0, MAX_TOP_MM)
+        reach = MAX_OFFSET_MM + SIZES["large"].base / 2 * math.sqrt(2) * self.scale(25.0)
+        pts = np.array([c0 + [dx, dy] for dx in (-reach, reach) for dy in (-reach, reach)]
+                       + [c0 + lean + [dx, dy] for dx in (-6, 6) for dy in (-6, 6)])
+        px = self.rect.to_px(pts)
+        x0 = max(int(np.floor(px[:, 0].min())), 0)
+        y0 = max(int(np.floor(px[:, 1].min())), 0)
+        x1 = min(int(np.ceil(px[:, 0].max())) + 1, self.rect.width)
+        y1 = min(int(np.ceil(px[:, 1].max())) + 1, self.rect.height)
+        return x0, y0, x1, y1
+
+    def _zone(self, c0: np.ndarray, win: tuple[int, int, int, int]) -> np.ndarray:
+        """Pixels of the window where this square's stack may show: a disc around the middle
+        wide enough for a large pyramid turned any way and off centre, swept along the lean."""
+        x0, y0, x1, y1 = win
+        zone = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        reach = MAX_OFFSET_MM + SIZES["large"].base / 2 * math.sqrt(2) + 0.5
+        ang = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+        ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        pts = [c0 + reach * ring, c0 + self.shift(c0, MAX_TOP_MM) + 4.0 * ring]
+        px = self.rect.to_px(np.concatenate(pts)) - np.array([x0, y0])
+        hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+        cv2.fillConvexPoly(zone, hull, 1, cv2.LINE_8, 4)
+        return zone
+
+    # ------------------------------------------------------------------------------ reading
+    def order(self) -> list[tuple[int, int]]:
+        """Squares nearest the camera's foot first."""
+        cells = [(c, r) for r in range(self.spec.rows) for c in range(self.spec.cols)]
+        return sorted(cells, key=lambda cr: float(np.linalg.norm(
+            np.array(self.spec.cell_centre(*cr)) - self.C[:2])))
+
+    def read_all(self) -> list[StackReading]:
+        out = []
+        for cell in self.order():
+            reading = self.read(cell)
+            if reading is not None:
+                out.append(reading)
+        return out
+
+    def read(self, cell: tuple[int, int]) -> StackReading | None:
+        c0 = np.array(self.spec.cell_centre(*cell), float)
+        win = self._window(c0)
+        x0, y0, x1, y1 = win
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        zone = self._zone(c0, win)
+        fg = self.fg[y0:y1, x0:x1] & zone & (1 - self.explained[y0:y1, x0:x1])
+        # the stack is what is connected to the square's middle
+        n, comp, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        core_px = self.rect.to_px(c0[None])[0] - np.array([x0, y0])
+        r = max(2, int(round(3.0 * self.rect.ppm)))
+        cx, cy = int(round(core_px[0])), int(round(core_px[1]))
+        core = comp[max(cy - r, 0):cy + r + 1, max(cx - r, 0):cx + r + 1]
+        ids = [i for i in np.unique(core) if i != 0 and stats[i, cv2.CC_STAT_AREA] >= MIN_PIXELS]
+        if not ids:
+            return None
+        blob = np.isin(comp, ids).astype(np.uint8)
+        support = self._support(blob, (x0, y0), c0)
+        if support is None:
+            return None
+        sizes = list(SIZE_NAMES)
+        scale = {s: 1.0 for s in sizes}
+        shift0 = {s: np.zeros(2) for s in sizes}
+        lean = {s: self.shift(c0, SIZES[s].height - 2.0) for s in sizes}
+        gain = {s: self.scale(SIZES[s].height - 2.0) for s in sizes}
+        bottom = fit_square(support, sizes, scale, lean, gain, shift0)
+        if bottom is None:
+            return None
+        centre = c0 + bottom.offset
+        levels, yaws, top_fit = self._chain(blob, (x0, y0), c0, bottom)
+        outline = self._outline(centre, bottom, top_fit, levels)
+        self._explain(outline)
+        return StackReading(cell, tuple(levels), (float(centre[0]), float(centre[1])), tuple(yaws),
+                            outline, math.sqrt(bottom.cost))
+
+    # ------------------------------------------------------------------------------ chains
+    def _colour_at(self, labs: np.ndarray, blob: np.ndarray, off: tuple[int, int], point: np.ndarray,
+                   radius_mm: float) -> tuple[int, float]:
+        """The commonest piece colour (label) within ``radius_mm`` of a plane point, and its
+        share of the piece pixels there (``labs`` and ``blob``: the window at ``off``)."""
+        px = self.rect.to_px(point[None])[0] - np.array(off, float)
+        r = max(1, int(round(radius_mm * self.rect.ppm)))
+        cx, cy = int(round(px[0])), int(round(px[1]))
+        ys, xs = slice(max(cy - r, 0), max(cy + r + 1, 0)), slice(max(cx - r, 0), max(cx + r + 1, 0))
+        near = labs[ys, xs][blob[ys, xs] > 0]
+        near = near[(near != PAPER) & (near != OTHER)]
+        if len(near) == 0:
+            return 0, 0.0
+        counts = np.bincount(near, minlength=OTHER + 1)
+        k = int(np.argmax(counts))
+        return k, float(counts[k]) / len(near)
+
+    def _chain(self, blob: np.ndarray, off: tuple[int, int], c0: np.ndarray,
+               bottom: SquareFit) -> tuple[list[Level], list[float], SquareFit | None]:
+        x0, y0 = off
+        h, w = blob.shape
+        labs = self.labels[y0:y0 + h, x0:x0 + w]
+        b0 = bottom.size
+        axis = c0 + bottom.offset
+        # the top's colour: along the axis near the top of the stack
+        top_z = 0.85 * self._apex_height(blob, off, c0, bottom)
+        probe = self.C[:2] + (axis - self.C[:2]) * self.scale(top_z)
+        top_label, purity = self._colour_at(labs, blob, off, probe, 1.6)
+        if top_label == 0:
+            top_label, purity = self._colour_at(labs, blob, off, probe, 4.0)
+        if top_label == 0:
+            colours = labs[(blob > 0) & (labs != PAPER) & (labs != OTHER)]
+            if len(colours) == 0:
+                return [], [], None
+            top_label = int(np.argmax(np.bincount(colours)))
+            purity = 0.5
+        top_colour = COLOURS[top_label - 1]
+        in_blob = blob > 0
+        top_mask = ((labs == top_label) & in_blob).astype(np.uint8)
+        # the top's patch: the part of that colour connected to the probe
+        n, comp = cv2.connectedComponents(top_mask, connectivity=8)
+        ppx = self.rect.to_px(probe[None])[0] - np.array(off, float)
+        cx, cy = int(round(ppx[0])), int(round(ppx[1]))
+        r = max(2, int(round(2.0 * self.rect.ppm)))
+        near = comp[max(cy - r, 0):cy + r + 1, max(cx - r, 0):cx + r + 1]
+        ids = [i for i in np.unique(near) if i != 0]
+        if ids:
+            top_mask = np.isin(comp, ids).astype(np.uint8)
+        smaller = [s for s in SIZE_NAMES if SIZES[s].rank <= SIZES[b0].rank]
+        if len(smaller) == 1:
+            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+        support = self._support(top_mask, off, c0)
+        if support is None:
+            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+        scale, shift, lean, gain = {}, {}, {}, {}
+        for s in smaller:
+            z0 = 0.0 if s == b0 else seat_heights([b0, s])[1]
+            scale[s] = self.scale(z0)
+            shift[s] = self.shift(c0, z0)
+            lean[s] = self.shift(c0, z0 + SIZES[s].height - 2.0)
+            gain[s] = self.scale(z0 + SIZES[s].height - 2.0)
+        top = fit_square(support, smaller, scale, lean, gain, shift, prior=bottom.offset)
+        if top is None or top.size == b0:
+            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+        # a smaller top: what shows of the stack outside the top's picture are lower pyramids
+        top_outline = self._square_outline(c0 + top.offset, top.size, top.yaw, z0_of(b0, top.size))
+        cover = np.zeros_like(blob)
+        opx = self.rect.to_px(top_outline) - np.array(off, float)
+        cv2.fillConvexPoly(cover, cv2.convexHull(np.round(opx * 16).astype(np.int32)), 1, cv2.LINE_8, 4)
+        grow = max(1, int(round(1.2 * self.rect.ppm)))
+        cover = cv2.dilate(cover, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
+        rest = in_blob & (cover == 0)
+        rest_labs = labs[rest]
+        keep = (rest_labs != PAPER) & (rest_labs != OTHER)
+        rest_labs = rest_labs[keep]
+        if len(rest_labs) < MIN_PIXELS // 2:
+            # the outline is wider than the top but shows no other colour: a lower pyramid of
+            # the top's own colour
+            lower = [Level(top_colour, b0, 0.5)]
+            return (lower + [Level(top_colour, top.size, self._conf(purity, top))],
+                    [bottom.yaw, top.yaw], top)
+        counts = np.bincount(rest_labs, minlength=OTHER + 1)
+        order = [int(k) for k in np.argsort(counts)[::-1] if counts[k] > 0]
+        main = order[0]
+        share = counts[main] / len(rest_labs)
+        levels = [Level(COLOURS[main - 1], b0, round(0.55 + 0.4 * share, 3))]
+        yaws = [bottom.yaw]
+        if b0 == "large" and top.size == "small" and len(order) > 1 and counts[order[1]] >= max(
+                MIN_PIXELS // 2, 0.2 * len(rest_labs)):
+            # a third colour between: the one nearer the axis is the medium pyramid
+            ys, xs = np.nonzero(rest)
+            pts = self.rect.to_board(np.column_stack([xs + x0, ys + y0]).astype(float))
+            dist = np.linalg.norm(pts - axis, axis=1)
+            lab_rest = labs[rest]
+            d_main = float(np.median(dist[lab_rest == main]))
+            d_other = float(np.median(dist[lab_rest == order[1]]))
+            inner, outer = (main, order[1]) if d_main < d_other else (order[1], main)
+            second = counts[order[1]] / len(rest_labs)
+            levels = [Level(COLOURS[outer - 1], "large", round(0.5 + 0.4 * max(share, second), 3)),
+                      Level(COLOURS[inner - 1], "medium", round(0.45 + 0.4 * min(share, second), 3))]
+            yaws = [bottom.yaw, bottom.yaw]
+        levels.append(Level(top_colour, top.size, self._conf(purity, top)))
+        yaws.append(top.yaw)
+        return levels, yaws, top
+
+    def _single(self, colour: str, size: str, bottom: SquareFit, purity: float,
+                labs: np.ndarray, in_blob: np.ndarray) -> tuple[list[Level], list[float], None]:
+        return [Level(colour, size, self._conf(purity, bottom))], [bottom.yaw], None
+
+    def _conf(self, purity: float, fit: SquareFit) -> float:
+        costs = sorted(fit.costs.values())
+        margin = (costs[1] - costs[0]) if len(costs) > 1 else 4.0
+        size_sure = 1.0 - math.exp(-max(margin, 0.0) / 0.5)
+        return round(float(min(0.995, 0.5 + 0.495 * purity * size_sure)), 3)
+
+    def _apex_height(self, blob: np.ndarray, off: tuple[int, int], c0: np.ndarray,
+                     bottom: SquareFit) -> float:
+        """How high the stack's apex stands, from how far its picture leans (a camera straight
+        above sees no lean: then the bottom pyramid's own height)."""
+        base_h = SIZES[bottom.size].height
+        axis = c0 + bottom.offset
+        away = axis - self.C[:2]
+        dist = float(np.linalg.norm(away))
+        ppm_lean = dist * base_h / max(self.C[2] - base_h, 1.0)
+        if ppm_lean < 6.0:
+            return base_h
+        u = away / dist
+        pts = cv2.findNonZero(blob)
+        if pts is None:
+            return base_h
+        xy = self.rect.to_board(pts.reshape(-1, 2).astype(float) + np.array(off, float))
+        reach = float(((xy - axis) @ u).max()) + 1.5
+        # reach = dist·(s − 1) with s = Cz/(Cz − z)  ⇒  z = Cz·reach/(dist + reach)
+        z = self.C[2] * reach / (dist + reach)
+        return float(np.clip(z, base_h, base_h + 20.0))
+
+    # ------------------------------------------------------------------------------ outlines
+    def _square_outline(self, axis: np.ndarray, size: str, yaw: float, z0: float) -> np.ndarray:
+        """Plane points (board mm) of a pyramid's picture: its base corners and apex."""
+        spec = SIZES[size]
+        h = spec.base / 2
+        a = math.radians(yaw)
+        c, s = math.cos(a), math.sin(a)
+        corners = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array([[c, s], [-s, c]]) + axis
+        pts3 = np.vstack([np.column_stack([corners, np.full(4, z0)]),
+                          [[axis[0], axis[1], z0 + spec.height]]])
+        return self.rect.ground(pts3)
+
+    def _outline(self, centre: np.ndarray, bottom: SquareFit, top: SquareFit | None,
+                 levels: list[Level]) -> np.ndarray:
+        pts = [self._square_outline(centre, bottom.size, bottom.yaw, 0.0)]
+        if top is not None and len(levels) > 1:
+            z0 = z0_of(levels[-2].size, top.size) if len(levels) == 2 else \
+                seat_heights([lv.size for lv in levels])[-1]
+            pts.append(self._square_outline(centre, top.size, top.yaw, z0))
+        allp = np.concatenate(pts).astype(np.float32)
+        return cv2.convexHull(allp).reshape(-1, 2).astype(np.float64)
+
+    def _explain(self, outline: np.ndarray) -> None:
+        px = self.rect.to_px(outline)
+        mask = np.zeros_like(self.explained)
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(px * 16).astype(np.int32)), 1, cv2.LINE_8, 4)
+        r = max(1, int(round(1.5 * self.rect.ppm)))
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        self.explained |= mask
+
+
+def z0_of(below: str, top: str) -> float:
+    """Seat height of a ``top`` pyramid on a ``below`` one, square to it."""
+    if below == top:
+        return 0.0
+    return seat_heights([below, top])[1]

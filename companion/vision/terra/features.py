@@ -1,0 +1,491 @@
+"""What the picture says about each height a square's tower could have.
+
+For a square and a hypothetical height ``h``, the View says exactly where the tower's top face
+would be in the image (a 25 mm square at ``z = h × 25 mm``) and, for a tilted camera, where its
+sides facing the camera and the seams between its blocks would be. Blocks are identical and
+untextured, so the right height is the one whose predicted outline the image agrees with:
+
+* inside the predicted top face the picture is flat (one painted surface, no edge across it);
+* across each predicted top edge the picture changes: the top face, then the 2 mm crack to the
+  next tower (a dark line) or the drop to a lower tower, its own side, the board;
+* on the predicted sides, the seams between blocks fall every 25 mm, with flat paint between;
+* an empty square (``h = 0``) is the printed board: its ink line lies on the square's border,
+  1 mm outside where a block's top edge would be.
+
+Every cue is measured at fixed sample points around each hypothesis: a 3 × 3 grid inside the
+top face, edge profiles across each of its four edges (five points from 4 mm inside to 1.5 mm
+outside the square's border), and seam and mid-block points on each side that faces the camera.
+All points of all squares and heights are projected and sampled once per frame (grey level and
+gradient magnitude, bilinear); only *which* of them are visible changes while the reader decides
+squares front to back (:mod:`companion.vision.terra.heights`), because a point hidden behind a
+nearer tower tells nothing about this one.
+
+:func:`features` turns the visible samples into one feature vector per (square, height); the
+scorer is a linear function of it (:mod:`companion.vision.terra.model`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.terra.geometry import BoardGeometry
+from companion.vision.terra.kit import BLOCK_MM, MAX_HEIGHT, SIZE, SQUARE_MM
+
+#: heights considered for every square: 0 (empty) to MAX_HEIGHT blocks
+HEIGHTS = np.arange(MAX_HEIGHT + 1)
+NH = len(HEIGHTS)
+NSQ = SIZE * SIZE
+#: the interior grid (mm from the square's centre)
+_INNER = np.array([(u, v) for v in (-7.0, 0.0, 7.0) for u in (-7.0, 0.0, 7.0)])
+#: edge profiles: positions along each edge (mm) and offsets across it (mm, from the square's
+#: border, outwards); a block's top edge lies at -1.0 (25 mm block on a 27 mm square)
+_ALONG = np.array([-8.0, -2.7, 2.7, 8.0])
+_ACROSS = np.array([-4.0, -2.2, -1.0, 0.0, 1.5])
+EDGE_AT = 2    # index of the block's top edge in _ACROSS
+BORDER_AT = 3  # index of the square's border (the printed line)
+#: the four sides: outward normal and tangent (board frame)
+_SIDES = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+_TANGENTS = np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])
+#: points across a block's side: along the face (mm)
+_FACE_ALONG = np.array([-7.0, 0.0, 7.0])
+N_INNER = len(_INNER)
+N_EDGE = 4 * len(_ALONG) * len(_ACROSS)
+N_TOP = N_INNER + N_EDGE
+N_FACE = len(_FACE_ALONG)
+#: samples off the image or hidden count as this in the visibility mask
+HIDDEN = 255
+
+FEATURE_NAMES = (
+    "inner_grad", "inner_spread", "edge_grad", "border_grad", "gap_contrast", "gap_valley",
+    "step", "edge_seen", "inner_seen", "seam_grad", "side_spread", "side_seen",
+    "empty", "empty_inner_grad", "empty_inner_spread", "empty_border_grad", "empty_valley",
+    "empty_edge_grad", "bias_height",
+    "paper_chroma", "paper_lum", "empty_paper_chroma", "empty_paper_lum",
+    "top_chroma", "top_lum", "empty_top_chroma", "empty_top_lum",
+)
+#: features that need the frame's block colour (left at 0 in the first pass)
+TOP_FEATURES = tuple(i for i, n in enumerate(FEATURE_NAMES) if n.endswith(("top_chroma", "top_lum")))
+NF = len(FEATURE_NAMES)
+
+
+@dataclass
+class Samples:
+    """Every sample point of a frame: pixel positions (for the visibility mask) and values.
+
+    ``top_px``: (100, NH, N_TOP, 2); ``top_g``/``top_m``: grey level and gradient there.
+    ``side_px``: (100, NH, 4, 2, N_FACE, 2) for level k (rows), side, seam/mid; values alike.
+    ``sides``: (100, 4) which sides face the camera. ``grad_scale``: the frame's typical
+    gradient, so features do not depend on contrast or exposure.
+    """
+
+    top_px: np.ndarray
+    top_bgr: np.ndarray
+    top_g: np.ndarray
+    top_m: np.ndarray
+    side_px: np.ndarray
+    side_g: np.ndarray
+    side_m: np.ndarray
+    sides: np.ndarray
+    grad_scale: float
+    origin: tuple[int, int]  # the crop's top-left pixel
+    shape: tuple[int, int]   # the crop's (h, w)
+    grey: np.ndarray         # the crop's smoothed grey level, for the fine edge measurements
+
+
+def _top_template() -> np.ndarray:
+    """(N_TOP, 2) board-mm offsets from a square's centre: interior grid, then edge profiles
+    side by side (side, along, across)."""
+    pts = [_INNER]
+    half = SQUARE_MM / 2
+    for n, t in zip(_SIDES, _TANGENTS):
+        for a in _ALONG:
+            for o in _ACROSS:
+                pts.append((n * (half + o) + t * a)[None, :])
+    return np.concatenate(pts)
+
+
+_TOP = _top_template()
+
+
+def crop_box(geo: BoardGeometry, size: tuple[int, int], margin: int = 6) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) holding the board's squares up to the tallest tower."""
+    w = SIZE * SQUARE_MM
+    corners = np.array([[0, 0], [w, 0], [w, w], [0, w]], float)
+    pts = np.concatenate([np.column_stack([corners, np.full(4, z)])
+                          for z in (0.0, (MAX_HEIGHT + 1.5) * BLOCK_MM)])
+    px = geo.project(pts)
+    x0 = int(max(0, np.floor(px[:, 0].min()) - margin))
+    y0 = int(max(0, np.floor(px[:, 1].min()) - margin))
+    x1 = int(min(size[0], np.ceil(px[:, 0].max()) + margin))
+    y1 = int(min(size[1], np.ceil(px[:, 1].max()) + margin))
+    return x0, y0, x1, y1
+
+
+def prepare(image: np.ndarray, geo: BoardGeometry
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The crop of the board: colour, smoothed grey level and gradient magnitude (float32)."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = crop_box(geo, (w, h))
+    crop = image[y0:y1, x0:x1]
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 0.7)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    m = cv2.magnitude(gx, gy)
+    return crop.astype(np.float32), g, m, (x0, y0)
+
+
+def _sample(img: np.ndarray, px: np.ndarray) -> np.ndarray:
+    flat = px.reshape(-1, 2).astype(np.float32)
+    ch = img.shape[2] if img.ndim == 3 else 1
+    # cv2.remap handles at most 32767 rows in one map: split long lists
+    out = np.empty((len(flat), ch), np.float32)
+    step = 32000
+    for i in range(0, len(flat), step):
+        part = flat[i:i + step]
+        out[i:i + step] = cv2.remap(img, part[:, 0:1].copy(), part[:, 1:2].copy(), cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE).reshape(-1, ch)
+    return out.reshape(px.shape[:-1] + ((ch,) if ch > 1 else ()))
+
+
+def sample(image: np.ndarray, geo: BoardGeometry) -> Samples:
+    """Project and sample every point of every hypothesis (see the module docstring)."""
+    bgr, g, m, (x0, y0) = prepare(image, geo)
+    xs = (np.arange(NSQ) % SIZE + 0.5) * SQUARE_MM
+    ys = (np.arange(NSQ) // SIZE + 0.5) * SQUARE_MM
+    centres = np.stack([xs, ys], axis=1)
+    # tops: (100, NH, N_TOP, 3)
+    xy = centres[:, None, None, :] + _TOP[None, None, :, :]
+    z = np.broadcast_to((HEIGHTS * BLOCK_MM)[None, :, None, None], (NSQ, NH, N_TOP, 1))
+    pts = np.concatenate([np.broadcast_to(xy, (NSQ, NH, N_TOP, 2)), z], axis=-1)
+    top_px = geo.project(pts) - np.array([x0, y0])
+    # sides: (100, NH levels, 4 sides, 2 (seam, mid), N_FACE, 3)
+    half = BLOCK_MM / 2 + 0.3
+    face = (_SIDES[:, None, :] * half + _TANGENTS[:, None, :] * _FACE_ALONG[None, :, None])  # 4×F×2
+    fxy = centres[:, None, None, None, None, :] + face[None, None, :, None, :, :]
+    fxy = np.broadcast_to(fxy, (NSQ, NH, 4, 2, N_FACE, 2))
+    levels = HEIGHTS * BLOCK_MM
+    fz = np.stack([levels, levels + BLOCK_MM / 2], axis=1)  # NH×2: seam (bottom of level k), mid
+    fz = np.broadcast_to(fz[None, :, None, :, None, None], (NSQ, NH, 4, 2, N_FACE, 1))
+    side_px = geo.project(np.concatenate([fxy, fz], axis=-1)) - np.array([x0, y0])
+    top_vals = _sample(g, top_px)
+    top_m = _sample(m, top_px)
+    side_g = _sample(g, side_px)
+    side_m = _sample(m, side_px)
+    scale = float(np.median(top_m[:, :, N_INNER:])) + 1.0
+    top_bgr = _sample(bgr, top_px[:, :, :N_INNER])
+    return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, geo.visible_sides(),
+                   scale, (x0, y0), g.shape, g)
+
+
+def visible(mask: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """Whether each sample point is in the crop and not hidden (mask value < HIDDEN)."""
+    h, w = mask.shape
+    xi = np.round(px[..., 0]).astype(np.int64)
+    yi = np.round(px[..., 1]).astype(np.int64)
+    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    out = np.zeros(px.shape[:-1], bool)
+    out[inside] = mask[yi[inside], xi[inside]] < HIDDEN
+    return out
+
+
+def _mean(v: np.ndarray, ok: np.ndarray, axis) -> tuple[np.ndarray, np.ndarray]:
+    n = ok.sum(axis=axis)
+    s = np.where(ok, v, 0.0).sum(axis=axis)
+    return s / np.maximum(n, 1), n
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours the features compare against: ``paper`` the printed board's colour on each
+    square under this light (100 × 3 BGR: the white reference times the printed tint), and
+    ``top`` the blocks' top faces as this frame shows them (None before it is known)."""
+
+    paper: np.ndarray
+    top: np.ndarray | None = None
+
+
+def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    total = bgr.sum(axis=-1) + 6.0
+    return bgr / total[..., None], total
+
+
+def features(smp: Samples, squares: np.ndarray, mask: np.ndarray, palette: Palette) -> np.ndarray:
+    """Feature vectors (len(squares), NH, NF) of the given squares under the visibility mask."""
+    sq = np.asarray(squares)
+    scale = smp.grad_scale
+    top_px = smp.top_px[sq]
+    ok = visible(mask, top_px)                    # S×NH×N_TOP
+    g = smp.top_g[sq]
+    m = smp.top_m[sq] / scale
+    S = len(sq)
+    F = np.zeros((S, NH, NF))
+    # interior
+    ok_i, g_i, m_i = ok[:, :, :N_INNER], g[:, :, :N_INNER], m[:, :, :N_INNER]
+    inner_m, n_i = _mean(m_i, ok_i, 2)
+    inner_g, _ = _mean(g_i, ok_i, 2)
+    inner_sq, _ = _mean(g_i * g_i, ok_i, 2)
+    spread = np.sqrt(np.maximum(inner_sq - inner_g ** 2, 0.0)) / (inner_g + 8.0)
+    # edges: S×NH×(4·along)×across; a profile counts when all its points are visible
+    ok_e = ok[:, :, N_INNER:].reshape(S, NH, -1, len(_ACROSS)).all(axis=3)
+    g_e = g[:, :, N_INNER:].reshape(S, NH, -1, len(_ACROSS))
+    m_e = m[:, :, N_INNER:].reshape(S, NH, -1, len(_ACROSS))
+    ref = np.where(n_i > 0, inner_g, np.nan)
+    norm = np.nan_to_num(ref, nan=np.nanmean(ref) if np.isfinite(ref).any() else 128.0)[:, :, None] + 8.0
+    edge_grad, n_e = _mean(m_e[..., EDGE_AT], ok_e, 2)
+    border_grad, _ = _mean(m_e[..., BORDER_AT], ok_e, 2)
+    gap_contrast, _ = _mean((g_e[..., 1] - g_e[..., BORDER_AT]) / norm, ok_e, 2)
+    valley, _ = _mean((g_e[..., BORDER_AT] - 0.5 * (g_e[..., 1] + g_e[..., 4])) / norm, ok_e, 2)
+    step, _ = _mean(np.abs(g_e[..., 0] - g_e[..., 4]) / norm, ok_e, 2)
+    edge_seen = n_e / ok_e.shape[2]
+    inner_seen = n_i / N_INNER
+    # sides: levels below h on the faces looking at the camera
+    side_ok = visible(mask, smp.side_px[sq]) & smp.sides[sq][:, None, :, None, None]  # S×NH×4×2×F
+    sm = smp.side_m[sq] / scale
+    sg = smp.side_g[sq]
+    below = (HEIGHTS[None, :] < HEIGHTS[:, None])  # [h, k]: level k is part of a tower of height h
+    seam_level = below & (HEIGHTS[None, :] >= 1)
+    ok_seam = side_ok[:, :, :, 0, :]  # S×K×4×F (K = level)
+    ok_mid = side_ok[:, :, :, 1, :]
+    seam_sum = np.einsum("hk,skf->sh", seam_level.astype(float), (np.where(ok_seam, sm[:, :, :, 0, :], 0)).reshape(S, NH, -1))
+    seam_n = np.einsum("hk,skf->sh", seam_level.astype(float), ok_seam.reshape(S, NH, -1).astype(float))
+    mid_sum = np.einsum("hk,skf->sh", below.astype(float), (np.where(ok_mid, sm[:, :, :, 1, :], 0)).reshape(S, NH, -1))
+    mid_n = np.einsum("hk,skf->sh", below.astype(float), ok_mid.reshape(S, NH, -1).astype(float))
+    mid_g = np.where(ok_mid, sg[:, :, :, 1, :], 0).reshape(S, NH, -1)
+    mid_g2 = mid_g * mid_g
+    gs = np.einsum("hk,skf->sh", below.astype(float), mid_g)
+    gs2 = np.einsum("hk,skf->sh", below.astype(float), mid_g2)
+    mean_g = gs / np.maximum(mid_n, 1)
+    side_spread = np.sqrt(np.maximum(gs2 / np.maximum(mid_n, 1) - mean_g ** 2, 0.0)) / (mean_g + 8.0)
+    seam_grad = seam_sum / np.maximum(seam_n, 1) - mid_sum / np.maximum(mid_n, 1)
+    seam_grad = np.where((seam_n > 0) & (mid_n > 0), seam_grad, 0.0)
+    side_seen = np.minimum(mid_n / (2 * N_FACE), 4.0) / 4.0
+    empty = (HEIGHTS == 0).astype(float)[None, :]
+    full = 1.0 - empty
+    F[..., 0] = inner_m * full
+    F[..., 1] = spread * full
+    F[..., 2] = edge_grad * full
+    F[..., 3] = border_grad * full
+    F[..., 4] = gap_contrast * full
+    F[..., 5] = valley * full
+    F[..., 6] = step * full
+    F[..., 7] = edge_seen * full
+    F[..., 8] = inner_seen * full
+    F[..., 9] = seam_grad
+    F[..., 10] = side_spread
+    F[..., 11] = side_seen
+    F[..., 12] = empty
+    F[..., 13] = inner_m * empty
+    F[..., 14] = spread * empty
+    F[..., 15] = border_grad * empty
+    F[..., 16] = valley * empty
+    F[..., 17] = edge_grad * empty
+    F[..., 18] = HEIGHTS[None, :] / MAX_HEIGHT
+    # colour of the interior: the printed paper's, or the blocks'?
+    col, _ = _mean(smp.top_bgr[sq], ok_i[..., None].repeat(3, axis=-1), 2)  # S×NH×3
+    c, lum = _chroma(col)
+    pc, plum = _chroma(palette.paper[sq])
+    paper_chroma = np.abs(c - pc[:, None, :]).sum(axis=-1) * 10.0
+    paper_lum = np.abs(np.log(lum / plum[:, None]))
+    has = n_i > 0
+    F[..., 19] = np.where(has, paper_chroma, 0.0) * full
+    F[..., 20] = np.where(has, paper_lum, 0.0) * full
+    F[..., 21] = np.where(has, paper_chroma, 0.0) * empty
+    F[..., 22] = np.where(has, paper_lum, 0.0) * empty
+    if palette.top is not None:
+        tc, tlum = _chroma(np.asarray(palette.top, float))
+        top_chroma = np.abs(c - tc).sum(axis=-1) * 10.0
+        top_lum = np.abs(np.log(lum / tlum))
+        F[..., 23] = np.where(has, top_chroma, 0.0) * full
+        F[..., 24] = np.where(has, top_lum, 0.0) * full
+        F[..., 25] = np.where(has, top_chroma, 0.0) * empty
+        F[..., 26] = np.where(has, top_lum, 0.0) * empty
+    return F
+
+
+def silhouette(geo: BoardGeometry, square: int, height: int, origin: tuple[int, int]) -> np.ndarray | None:
+    """The pixels (crop coordinates) a tower of ``height`` on ``square`` covers: the convex hull
+    of its box (None for an empty square)."""
+    if height <= 0:
+        return None
+    px = geo.project(geo.tower_corners(square, height)) - np.array(origin)
+    return cv2.convexHull(np.round(px * 16).astype(np.int32))
+
+
+def paper_colours(white: np.ndarray) -> np.ndarray:
+    """The printed board's colour on each square (100 × 3 BGR) under a light whose white
+    paper reads ``white``: the sheet's territory tints (:data:`calibration.targets.
+    TERRITORY_TINTS`, the printed ones) times the white."""
+    from calibration.targets import TERRITORY_TINTS
+    from companion.vision.terra.kit import BOARD
+
+    out = np.zeros((NSQ, 3))
+    for sq in range(NSQ):
+        terr = BOARD.territory_of(sq % SIZE, sq // SIZE)
+        tint = np.asarray(TERRITORY_TINTS[terr % len(TERRITORY_TINTS)], float) / 255.0
+        out[sq] = np.asarray(white, float) * tint
+    return out
+
+
+def top_colour(smp: Samples, heights: np.ndarray, weight: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray | None:
+    """The blocks' top colour in this frame: the weighted median of the interior samples of
+    squares read with blocks (``weight`` per square: its confidence times how much shows)."""
+    rows = []
+    wts = []
+    for sq in np.nonzero((heights > 0) & (weight > 0.3))[0]:
+        px = smp.top_bgr[sq, heights[sq]]
+        ok = visible(mask, smp.top_px[sq, heights[sq], :N_INNER]) if mask is not None else np.ones(N_INNER, bool)
+        if ok.sum() >= 3:
+            rows.append(np.median(px[ok], axis=0))
+            wts.append(weight[sq])
+    if len(rows) < 3:
+        return None
+    rows_a = np.array(rows)
+    lum = rows_a.sum(axis=1)
+    # the brighter half: lit tops (a tower in another's shadow is darker)
+    keep = lum >= np.median(lum)
+    return np.median(rows_a[keep], axis=0)
+
+
+def white_reference(image: np.ndarray, detections) -> np.ndarray:
+    """The white paper's colour in this frame: read off the paper around the markers seen
+    (:func:`calibration.markers.marker_white`), or the brightest of the board's crop when no
+    marker offers enough paper."""
+    from calibration.markers import marker_white
+
+    white = marker_white(image, list(detections)) if detections else None
+    if white is not None:
+        return np.asarray(white, float)
+    grey = image.reshape(-1, 3)[::17].astype(float)
+    lum = grey.sum(axis=1)
+    top = grey[lum >= np.quantile(lum, 0.97)]
+    return np.median(top, axis=0) if len(top) else np.array([235.0, 235.0, 235.0])
+
+
+# ------------------------------------------------------------------------- fine edge measurement
+#: where along each edge the fine measurement looks (mm from the edge's middle)
+_FINE_ALONG = np.array([-8.0, -4.0, 0.0, 4.0, 8.0])
+#: the profile across an edge: offsets in pixels from the predicted edge
+_FINE_STEPS = np.linspace(-4.0, 4.0, 33)
+
+
+@dataclass(frozen=True)
+class EdgeFit:
+    """Where each top edge of a square really is, measured on the image around the edge a
+    first reading predicted: ``offset`` (S × 4 px along the outward image normal, NaN where it
+    could not be measured), the predicted edge points ``base`` (S × 4 × 2 px, crop frame) and
+    image normals ``normal`` (S × 4 × 2), for the height ``ref`` they were predicted at."""
+
+    ref: np.ndarray
+    offset: np.ndarray
+    base: np.ndarray
+    normal: np.ndarray
+
+
+def _edge_points(geo: BoardGeometry, squares: np.ndarray, heights: np.ndarray, inset: float
+                 ) -> np.ndarray:
+    """Board points (S × 4 × A × 3) along each side's block edge, ``inset`` mm outwards of it."""
+    xs = (squares % SIZE + 0.5) * SQUARE_MM
+    ys = (squares // SIZE + 0.5) * SQUARE_MM
+    centres = np.stack([xs, ys], axis=1)
+    half = BLOCK_MM / 2 + inset
+    xy = (centres[:, None, None, :] + _SIDES[None, :, None, :] * half
+          + _TANGENTS[None, :, None, :] * _FINE_ALONG[None, None, :, None])
+    z = np.broadcast_to((heights * BLOCK_MM)[:, None, None, None], xy.shape[:3] + (1,))
+    return np.concatenate([xy, z], axis=-1)
+
+
+def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np.ndarray,
+                  mask: np.ndarray) -> EdgeFit:
+    """Measure each top edge of ``squares`` (towers of height ``ref``) to a fraction of a
+    pixel: along five profiles across the edge, the first strong change of grey level from
+    the inside (the face's border, before the crack beyond it), located by a parabola through
+    the derivative's peak; the median of the five is the edge's offset from its prediction."""
+    origin = np.array(smp.origin, float)
+    on = geo.project(_edge_points(geo, squares, ref, 0.0)) - origin           # S×4×A×2
+    out = geo.project(_edge_points(geo, squares, ref, 1.0)) - origin
+    n = out - on
+    n /= np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-9)
+    prof = on[..., None, :] + _FINE_STEPS[None, None, None, :, None] * n[..., None, :]  # S×4×A×P×2
+    ok = visible(mask, prof).all(axis=-1)                                      # S×4×A
+    vals = _sample(smp.grey, prof)                                             # S×4×A×P
+    d = np.diff(vals, axis=-1)                                                 # S×4×A×(P-1)
+    mag = np.abs(d)
+    peak = mag.max(axis=-1, keepdims=True)
+    strong = mag >= 0.5 * peak
+    local = np.zeros_like(strong)
+    local[..., 1:-1] = (mag[..., 1:-1] >= mag[..., :-2]) & (mag[..., 1:-1] >= mag[..., 2:])
+    cand = strong & local
+    has = cand.any(axis=-1)
+    first = np.argmax(cand, axis=-1)                                           # innermost
+    k = np.clip(first, 1, d.shape[-1] - 2)
+    take = lambda a, i: np.take_along_axis(a, i[..., None], axis=-1)[..., 0]  # noqa: E731
+    y0, y1, y2 = take(mag, k - 1), take(mag, k), take(mag, k + 1)
+    den = y0 - 2 * y1 + y2
+    frac = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
+    step = _FINE_STEPS[1] - _FINE_STEPS[0]
+    pos = (_FINE_STEPS[0] + step * (k + 0.5 + np.clip(frac, -0.5, 0.5)))
+    contrast = peak[..., 0]
+    good = ok & has & (contrast >= 4.0)
+    pos = np.where(good, pos, np.nan)
+    enough = np.isfinite(pos).sum(axis=-1) >= 3
+    with np.errstate(all="ignore"):
+        offset = np.where(enough, np.nanmedian(np.where(np.isfinite(pos), pos, np.nan), axis=-1), np.nan)
+    mid = on[:, :, len(_FINE_ALONG) // 2]
+    nmid = n[:, :, len(_FINE_ALONG) // 2]
+    return EdgeFit(np.asarray(ref), offset, mid, nmid)
+
+
+def edge_residuals(fit: EdgeFit, geo: BoardGeometry, squares: np.ndarray, origin: tuple[int, int]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every height: how far (px) the measured edges are from that height's predicted ones.
+    Returns (scale, shift, n): the mean over opposite pairs of |r₊ + r₋| (a top face of the
+    wrong size), the mean |r₊ − r₋| / 2 (a top face off its square: a block placed a little
+    off, or the wrong height seen at a slant), and how many pairs were measured (S × NH)."""
+    S = len(squares)
+    mids = np.zeros((S, NH, 4, 2))
+    xs = (squares % SIZE + 0.5) * SQUARE_MM
+    ys = (squares // SIZE + 0.5) * SQUARE_MM
+    for k in range(4):
+        pt = np.stack([xs, ys], axis=1) + _SIDES[k] * (BLOCK_MM / 2)
+        pts = np.concatenate([np.broadcast_to(pt[:, None, :], (S, NH, 2)),
+                              np.broadcast_to((HEIGHTS * BLOCK_MM)[None, :, None], (S, NH, 1))], axis=-1)
+        mids[:, :, k] = geo.project(pts) - np.array(origin, float)
+    # predicted displacement of each edge from the reference prediction, along the normal
+    delta = ((mids - fit.base[:, None, :, :]) * fit.normal[:, None, :, :]).sum(axis=-1)  # S×NH×4
+    r = fit.offset[:, None, :] - delta
+    scale = np.zeros((S, NH))
+    shift = np.zeros((S, NH))
+    count = np.zeros((S, NH))
+    for a, b in ((0, 1), (2, 3)):
+        pair = np.isfinite(r[..., a]) & np.isfinite(r[..., b])
+        scale += np.where(pair, np.abs(r[..., a] + r[..., b]), 0.0)
+        shift += np.where(pair, np.abs(r[..., a] - r[..., b]) / 2, 0.0)
+        count += pair
+    scale = np.where(count > 0, scale / np.maximum(count, 1), 0.0)
+    shift = np.where(count > 0, shift / np.maximum(count, 1), 0.0)
+    return scale, shift, count
+
+
+def estimate_top(smp: Samples) -> np.ndarray | None:
+    """The blocks' top colour in this frame, before any square is read: for each square the
+    height whose predicted top is the most uniform inside (a top face is one painted surface),
+    and over the squares whose best is most uniform, the median colour of the brighter half (a
+    top in another tower's shadow is darker). Empty squares are left out by looking at heights
+    of one block and more only."""
+    g = smp.top_g[:, 1:, :N_INNER]
+    mean = g.mean(axis=2)
+    spread = g.std(axis=2) / (mean + 8.0)
+    best = np.argmin(spread, axis=1)
+    rows = np.arange(NSQ)
+    best_spread = spread[rows, best]
+    colours = smp.top_bgr[rows, best + 1].mean(axis=1)             # 100 × 3
+    keep = best_spread <= np.quantile(best_spread, 0.5)
+    if keep.sum() < 5:
+        return None
+    chosen = colours[keep]
+    lum = chosen.sum(axis=1)
+    return np.median(chosen[lum >= np.median(lum)], axis=0)

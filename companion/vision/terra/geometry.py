@@ -1,0 +1,130 @@
+"""Board millimetres to pixels, quickly, and the order in which towers can hide each other.
+
+The reader works in the board's own frame (``docs/observation/terra-turrium.md``): x towards
+marker 5, y towards marker 7, z up, millimetres. :class:`BoardGeometry` holds the camera seen
+from that frame and projects many points at once with OpenCV's lens model written out in numpy
+(one call for tens of thousands of points costs a few milliseconds).
+
+Occlusion has a simple structure on a grid of towers seen from above: a ray from the camera
+crosses the squares between the camera's foot (the point of the board plane under the camera)
+and its target in order. So a tower can only hide towers farther from the foot, and squares at
+the same grid distance from it never hide one another. :meth:`BoardGeometry.wavefronts` groups
+the squares by that distance, nearest first: reading them in this order, every tower that could
+hide a square has been read before it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.terra.kit import BLOCK_MM, SIZE, SQUARE_MM
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """The camera ``view`` in board coordinates (board mm → pixels)."""
+
+    view: View
+    _R: np.ndarray = field(init=False, repr=False)
+    _t: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_R", self.view.pose.R)
+        object.__setattr__(self, "_t", self.view.pose.t)
+
+    @property
+    def camera_position(self) -> np.ndarray:
+        """Where the camera is, board millimetres."""
+        return -self._R.T @ self._t
+
+    @property
+    def foot(self) -> np.ndarray:
+        """The board point under the camera (x, y mm)."""
+        return self.camera_position[:2]
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Board points (…×3, mm) to pixels (…×2), with the lens's distortion."""
+        p = np.asarray(pts, dtype=np.float64)
+        shape = p.shape[:-1]
+        p = p.reshape(-1, 3)
+        cam = p @ self._R.T + self._t
+        z = np.maximum(cam[:, 2], 1e-6)
+        x, y = cam[:, 0] / z, cam[:, 1] / z
+        c = self.view.camera
+        k1, k2, p1, p2, k3 = c.dist
+        if k1 or k2 or p1 or p2 or k3:
+            r2 = x * x + y * y
+            radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+            xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+            yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+        else:
+            xd, yd = x, y
+        out = np.stack([c.fx * xd + c.cx, c.fy * yd + c.cy], axis=1)
+        return out.reshape(*shape, 2)
+
+    def px_per_mm(self, z: float = 0.0) -> float:
+        """How many pixels a millimetre at the board's centre, height ``z``, covers."""
+        centre = np.array([SIZE * SQUARE_MM / 2, SIZE * SQUARE_MM / 2, z])
+        d = float(np.linalg.norm(centre - self.camera_position))
+        return self.view.camera.fx / max(d, 1.0)
+
+    def visible_sides(self) -> np.ndarray:
+        """For each square (index y·10 + x) and each side (+x, −x, +y, −y): whether a tower's
+        face on that side looks towards the camera (100×4 booleans)."""
+        cx, cy = self.foot
+        xs = np.arange(SIZE * SIZE) % SIZE
+        ys = np.arange(SIZE * SIZE) // SIZE
+        half = BLOCK_MM / 2
+        centre_x = (xs + 0.5) * SQUARE_MM
+        centre_y = (ys + 0.5) * SQUARE_MM
+        return np.stack([cx > centre_x + half, cx < centre_x - half,
+                         cy > centre_y + half, cy < centre_y - half], axis=1)
+
+    def wavefronts(self) -> list[list[int]]:
+        """Squares grouped by grid distance from the camera's foot, nearest first (see the
+        module docstring)."""
+        fx, fy = self.foot / SQUARE_MM
+        keys: dict[float, list[int]] = {}
+        for sq in range(SIZE * SIZE):
+            x, y = sq % SIZE, sq // SIZE
+            dx = max(x - fx, 0.0, fx - (x + 1))
+            dy = max(y - fy, 0.0, fy - (y + 1))
+            keys.setdefault(round(dx + dy, 6), []).append(sq)
+        return [keys[k] for k in sorted(keys)]
+
+    def tower_corners(self, square: int, height: int) -> np.ndarray:
+        """The 8 board-frame corners of a tower's box (nominal place)."""
+        x, y = square % SIZE, square // SIZE
+        cx, cy = (x + 0.5) * SQUARE_MM, (y + 0.5) * SQUARE_MM
+        half = BLOCK_MM / 2
+        foot = np.array([[cx - half, cy - half], [cx + half, cy - half],
+                         [cx + half, cy + half], [cx - half, cy + half]])
+        return np.concatenate([np.column_stack([foot, np.zeros(4)]),
+                               np.column_stack([foot, np.full(4, height * BLOCK_MM)])])
+
+
+def tilt_deg(view: View) -> float:
+    """The camera's angle from straight down."""
+    return float(view.pose.tilt_deg)
+
+
+def square_xy(square: int) -> tuple[int, int]:
+    return square % SIZE, square // SIZE
+
+
+def squares_near(square: int, radius: int = 1) -> list[int]:
+    x, y = square_xy(square)
+    out = []
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            if (dx or dy) and 0 <= x + dx < SIZE and 0 <= y + dy < SIZE:
+                out.append((y + dy) * SIZE + x + dx)
+    return out
+
+
+def hypot(a: float, b: float) -> float:
+    return math.hypot(a, b)
