@@ -11,10 +11,10 @@ HELP = "measure speed and accuracy (rules, vision, referee, device); figures for
 def register(parser: argparse.ArgumentParser) -> None:
     from companion.bench import suites
 
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     sub = parser.add_subparsers(dest="suite", metavar="SUITE", required=True)
     for name, module in suites().items():
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
         module.register(p)
         p.set_defaults(_suite=module)
 
