@@ -126,9 +126,10 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
             if heights.get(c, 0) < z + 1:
                 heights[c] = z + 1
     else:
+        near = [c for c in cubes if abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1]
         for c in cells:
             top = 0
-            for cx, cy, cz in cubes:
+            for cx, cy, cz in near:
                 if cx <= c[0] <= cx + 1 and cy <= c[1] <= cy + 1 and cz + 1 > top:
                     top = cz + 1
             if top:
@@ -138,9 +139,13 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
     # the ring can change only within one cell of the changed cells
     window = {(cx, cy) for cx in range(x - 1, x + 3) for cy in range(y - 1, y + 3)}
     ring = set(c for c in parent.ring if c not in window)
-    near = [(cx, cy) for cx in range(x - 2, x + 4) for cy in range(y - 2, y + 4)
-            if (cx, cy) in heights]
-    ring.update(c for c in _ring_of(near, heights) if c in window)
+    for cx, cy in window:
+        if (cx, cy) not in heights and (
+                (cx + 1, cy) in heights or (cx - 1, cy) in heights or (cx, cy + 1) in heights
+                or (cx, cy - 1) in heights or (cx + 1, cy + 1) in heights
+                or (cx - 1, cy + 1) in heights or (cx - 1, cy - 1) in heights
+                or (cx + 1, cy - 1) in heights):
+            ring.add((cx, cy))
     ring_f = frozenset(ring)
     # a site can change only if its footprint or its contact cells meet the changed cells
     lo_x, hi_x, lo_y, hi_y = x - 3, x + 2, y - 3, y + 2
