@@ -2,8 +2,9 @@
 truth.
 
 Positions are physical, not games (the synthetic table never imports the rules): some of the
-fifteen pyramids of the set stand in stacks on some squares of the board, in any order (a large
-one swallows what it is put on, a smaller one seats on a larger one), each stack a few
+fifteen pyramids of the set stand in stacks on some squares of the board, in an order play can
+build (a large one swallows what it is put on, a smaller one seats on a larger one; nothing is
+put straight onto its own colour), each stack a few
 millimetres off its square's centre and each pyramid turned as a hand left it (most of them
 roughly square to the board, some any way); others stand beside the board (eaten, not yet
 placed). Shots cover the table kit's range as the Haut les Cubes corpus does: a camera 60–100 cm
@@ -73,9 +74,18 @@ def random_stack(rng: np.random.Generator, cell: tuple[int, int], pyramids: list
                  tuple(random_yaw(rng, ranges) for _ in pyramids))
 
 
+def _playable(order: list[Pyramid]) -> bool:
+    """Whether a stack (bottom first) could have been built in play: nothing is ever put
+    straight onto a pyramid of its own colour (a gleeb never moves onto its own colour, and a
+    grue never onto a grue)."""
+    return all(a.colour != b.colour for a, b in zip(order, order[1:]))
+
+
 def random_stacks(rng: np.random.Generator, pieces: list[Pyramid],
                   ranges: GleebsRanges = GleebsRanges()) -> tuple[Stack, ...]:
-    """The pieces spread over random squares, in stacks of random order."""
+    """The pieces spread over random squares, each square's stack in a random order that play
+    could have built (see :func:`_playable`; the same colour can still show twice when a
+    pyramid swallowed the one between)."""
     n = len(pieces)
     if n == 0:
         return ()
@@ -84,8 +94,15 @@ def random_stacks(rng: np.random.Generator, pieces: list[Pyramid],
     groups: list[list[Pyramid]] = [[p] for p in pieces[:squares]]
     for p in pieces[squares:]:
         groups[int(rng.integers(0, squares))].append(p)
-    return tuple(random_stack(rng, cell, list(rng.permutation(np.array(g, dtype=object))), ranges)
-                 for cell, g in zip(cells, groups))
+    stacks = []
+    for cell, group in zip(cells, groups):
+        order = [group[i] for i in rng.permutation(len(group))]
+        for _ in range(20):
+            if _playable(order):
+                break
+            order = [group[i] for i in rng.permutation(len(group))]
+        stacks.append(random_stack(rng, cell, order, ranges))
+    return tuple(stacks)
 
 
 def loose_places(board: BoardPlacement, count: int, rng: np.random.Generator) -> list[tuple[float, float]]:

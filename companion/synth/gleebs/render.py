@@ -155,11 +155,17 @@ class _Canvas:
 
     def sheet(self, sheet: SheetTexture, frame_to_table: np.ndarray, ident: int) -> None:
         """Lay a printed page flat on the table; ``frame_to_table`` (3×3) maps the sheet's frame
-        (mm) to table (x, y)."""
-        px_to_table = frame_to_table @ sheet.px_to_frame()
-        # table (x, y, 1) -> canvas: the plane homography of z = 0
+        (mm) to table (x, y). The page is drawn from the level of its texture whose resolution
+        is nearest above the picture's (no finer: fine print would alias)."""
         G = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))
-        H = G @ px_to_table
+        H = G @ frame_to_table @ sheet.px_to_frame()
+        h, w = sheet.albedo.shape[:2]
+        c = cv2.perspectiveTransform(np.array([[[w / 2, h / 2], [w / 2 + 1, h / 2], [w / 2, h / 2 + 1]]],
+                                               np.float64), H)[0]
+        step = max(float(np.linalg.norm(c[1] - c[0])), float(np.linalg.norm(c[2] - c[0])), 1e-6)
+        times = max(0, int(math.floor(math.log2(1.0 / step))))  # texture pixels per picture pixel
+        sheet = sheet.halved(times)
+        H = G @ frame_to_table @ sheet.px_to_frame()
         quad = cv2.perspectiveTransform(sheet.corners_px()[None], H)[0]
         roi = self._roi(quad)
         if roi is None:
@@ -167,8 +173,7 @@ class _Canvas:
         x0, y0, x1, y1 = roi
         T = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]]) @ H
         part = np.ascontiguousarray(self.img[y0:y1, x0:x1])
-        cv2.warpPerspective(sheet.albedo, T, (x1 - x0, y1 - y0), dst=part, flags=cv2.INTER_AREA
-                            if _shrinks(H, sheet) else cv2.INTER_LINEAR,
+        cv2.warpPerspective(sheet.albedo, T, (x1 - x0, y1 - y0), dst=part, flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_TRANSPARENT)
         self.img[y0:y1, x0:x1] = part
         self._fill(self.ids, quad, ident)
@@ -328,14 +333,6 @@ class _Canvas:
         bright = albedo * (self.ambient + self.light * lam)
         self._fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
         self._fill(self.ids, pts, HAND_ID)
-
-
-def _shrinks(H: np.ndarray, sheet: SheetTexture) -> bool:
-    """Whether the sheet's texture is drawn smaller than its own resolution (then it is
-    averaged rather than sampled, as a lens averages fine print)."""
-    h, w = sheet.albedo.shape[:2]
-    c = cv2.perspectiveTransform(np.array([[[w / 2, h / 2], [w / 2 + 10, h / 2]]], np.float64), H)[0]
-    return float(np.linalg.norm(c[1] - c[0])) < 10.0
 
 
 def _shadow_on_z0(points: np.ndarray, L: np.ndarray) -> np.ndarray | None:

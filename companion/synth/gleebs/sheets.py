@@ -42,6 +42,30 @@ class SheetTexture:
         h, w = self.albedo.shape[:2]
         return np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
 
+    def halved(self, times: int) -> "SheetTexture":
+        """The page at half the resolution ``times`` over, filtered as a lens and a sensor
+        average fine print (a texture sampled far below its resolution would show fine lines
+        as dashes)."""
+        return _halved(self, times)
+
+
+_HALVED: dict[tuple[int, int], SheetTexture] = {}
+
+
+def _halved(sheet: SheetTexture, times: int) -> SheetTexture:
+    if times <= 0:
+        return sheet
+    key = (id(sheet.albedo), times)
+    if key not in _HALVED:
+        smaller = _halved(sheet, times - 1)
+        img = cv2.pyrDown(smaller.albedo)
+        img.setflags(write=False)
+        # level pixel p' shows level-above pixels 2p' + 0.5 around: p' = (p + 0.5)/2 - 0.5
+        S = np.array([[0.5, 0.0, -0.25], [0.0, 0.5, -0.25], [0.0, 0.0, 1.0]])
+        A = (S @ np.vstack([smaller.frame_to_px, [0.0, 0.0, 1.0]]))[:2]
+        _HALVED[key] = SheetTexture(img, A)
+    return _HALVED[key]
+
 
 def _albedo(page: np.ndarray) -> np.ndarray:
     grey = page.astype(np.float32) / 255.0

@@ -14,6 +14,8 @@ root scale, fine where dark colours need it) and a frame is labelled by two tabl
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from companion.vision.colours import NOMINAL_REFLECTANCE, ColourModel, lab_features
@@ -26,6 +28,12 @@ OTHER = len(COLOURS) + 1
 #: tinted a little by the light's colour in shadow
 PAPER_MEAN = (78.0, 0.0, 0.0)
 PAPER_SIGMA = (22.0, 8.0, 8.0)
+#: the fixed paper class takes paper at least this light; darker paper (shadows) is recognised
+#: frame by frame along the frame's own shadow line (:meth:`Labeller.shade`)
+LIGHT_PAPER_L = 70.0
+DEFAULT_SHADOW_L = 45.0
+SHADOW_MARGIN_L = 5.0
+SHADE_MIN_PIXELS = 150
 #: a pixel whose nearest class is farther than this (Mahalanobis) is "other"
 OTHER_DISTANCE = 4.5
 LEVELS = 32
@@ -65,21 +73,58 @@ class Labeller:
             diff = f[:, None, :] - mu[None, :, :]
             d2 = np.einsum("nki,kij,nkj->nk", diff, inv, diff)
             score = -0.5 * d2 - 0.5 * logdet[None, :]
+            # the fixed paper class only takes light paper; paper in shadow is decided per frame
+            score[f[:, 0] < LIGHT_PAPER_L, 0] = -np.inf
             best = np.argmax(score, axis=1)
             far = d2[np.arange(len(best)), best] > OTHER_DISTANCE ** 2
             out = best.astype(np.uint8)
             out[far] = OTHER
             table[start:start + 8192] = out
         self.table = table
+        self.lab = lab.astype(np.float32)
+        self.chroma = np.hypot(self.lab[:, 1], self.lab[:, 2])
 
-    def label(self, image: np.ndarray, white: tuple[float, float, float]) -> np.ndarray:
-        """Labels (uint8, H×W) of a BGR picture whose white paper reads ``white``."""
+    def _bins(self, image: np.ndarray, white: tuple[float, float, float]) -> np.ndarray:
         v = np.arange(256, dtype=np.float64)
         tables = []
         for c in range(3):
             x = np.clip(v / max(float(white[c]), 1.0), 0.0, 1.0)
             tables.append(np.round((LEVELS - 1) * np.sqrt(x)).astype(np.int32))
-        q0 = tables[0][image[:, :, 0]]
-        q1 = tables[1][image[:, :, 1]]
-        q2 = tables[2][image[:, :, 2]]
-        return self.table[(q0 << 10) | (q1 << 5) | q2]
+        return (tables[0][image[:, :, 0]] << 10) | (tables[1][image[:, :, 1]] << 5) | tables[2][image[:, :, 2]]
+
+    def shade(self, bins: np.ndarray) -> tuple[float, float, float]:
+        """How paper looks in shadow in this frame: the tint of its shadows (a*, b* gained per
+        unit of lightness lost) and how dark their cores are (L*), read off the paper itself.
+        A sky-lit shadow under a low warm sun is bluish; under a lamp it is grey."""
+        lab = self.lab[bins]
+        L, a, b = lab[:, 0], lab[:, 1], lab[:, 2]
+        cand = (L >= 36.0) & (L <= 90.0) & (self.chroma[bins] <= 28.0)
+        if int(np.count_nonzero(cand)) < SHADE_MIN_PIXELS:
+            return 0.0, 0.0, DEFAULT_SHADOW_L
+        depth = 100.0 - L[cand]
+        ta = float(np.median(a[cand] / depth))
+        tb = float(np.median(b[cand] / depth))
+        norm = math.hypot(ta, tb)
+        if norm > 0.5:
+            ta, tb = ta * 0.5 / norm, tb * 0.5 / norm
+        core = float(np.clip(np.percentile(L[cand], 5), 38.0, 75.0))
+        return ta, tb, core
+
+    def table_for(self, tint: tuple[float, float, float]) -> np.ndarray:
+        """The frame's table: the fixed classes, with every bin lying along this frame's
+        shadow line (from white paper down to its shadows' cores) made paper."""
+        ta, tb, core = tint
+        L, a, b = self.lab[:, 0], self.lab[:, 1], self.lab[:, 2]
+        depth = np.maximum(100.0 - L, 0.0)
+        off = np.hypot(a - ta * depth, b - tb * depth)
+        paper = (L >= core - SHADOW_MARGIN_L) & (off <= 6.0 + 0.1 * depth)
+        return np.where(paper, np.uint8(PAPER), self.table)
+
+    def label(self, image: np.ndarray, white: tuple[float, float, float],
+              sample: np.ndarray | None = None) -> np.ndarray:
+        """Labels (uint8, H×W) of a BGR picture whose white paper reads ``white``. ``sample``
+        (a mask) says where paper's shadows may be studied (the board, not its print)."""
+        bins = self._bins(image, white)
+        region = bins[::2, ::2] if sample is None else bins[::2, ::2][sample[::2, ::2] > 0]
+        tint = self.shade(region.ravel())
+        return self.table_for(tint)[bins]

@@ -37,7 +37,9 @@ import numpy as np
 from calibration.boards import GLEEBS_BOARD, BoardSpec
 from companion.vision.gleebs.board import Rectifier
 from companion.vision.gleebs.geometry import COLOURS, NEST_LIFT_MM, SIZE_NAMES, SIZES, seat_heights
-from companion.vision.gleebs.labels import OTHER, PAPER
+from companion.vision.gleebs.labels import OTHER, PAPER, label_of
+
+BLACK = label_of("black")
 
 #: directions the support is measured in
 DIRECTIONS = 48
@@ -47,6 +49,12 @@ _U = np.stack([np.cos(_PHI), np.sin(_PHI)], axis=1)
 YAWS = np.arange(0.0, 90.0, 5.0)
 #: how much an outline reaching beyond the model counts against it, relative to falling short
 BEYOND_WEIGHT = 0.04
+#: how much an outline falling short of the model counts where it ends against something that
+#: may hide it
+OPEN_WEIGHT = 0.002
+#: how firmly the corners' rounding is held to what the camera's blur makes, and its limit (mm)
+ROUNDING_PRIOR = 0.5
+MAX_ROUNDING_MM = 4.0
 #: the stack's axis stands within this of its square's middle (mm)
 MAX_OFFSET_MM = 7.0
 #: the fewest pixels of a patch worth reading (at the plane's resolution)
@@ -98,54 +106,69 @@ _SPREAD = _spread(YAWS)
 
 def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
                lean: dict[str, np.ndarray], apex_gain: dict[str, float],
-               origin_shift: dict[str, np.ndarray], prior: np.ndarray | None = None) -> SquareFit | None:
+               origin_shift: dict[str, np.ndarray], prior: np.ndarray | None = None,
+               rounding: float = 1.0, open_dirs: np.ndarray | None = None) -> SquareFit | None:
     """Fit a square base (size, turn, place) and its leaning apex to an outline's ``support``
     (DIRECTIONS values, mm from the cell middle).
 
     For each size: the base appears scaled by ``scale[size]`` and its centre at
     ``origin_shift[size] + scale·δ`` (δ the axis offset, fitted), its apex at
-    ``lean[size] + apex_gain[size]·δ``. δ is found by iteratively reweighted least squares
-    with a one-sided weight: the outline may reach beyond the model cheaply, never fall short.
+    ``lean[size] + apex_gain[size]·δ``. A camera rounds a square's corners (blur, the pixel
+    grid), so the base is a square with corners rounded by ρ (fitted, near ``rounding``): its
+    support is ``h·g + ρ·(1 − g)`` where g ≥ 1 is the turned square's spread. δ and ρ are found
+    by iteratively reweighted least squares with a one-sided weight: the outline may reach
+    beyond the model cheaply, never fall short of it, except in the ``open_dirs`` where it ends
+    at something that may hide it (print, a nearer stack, the edge of the picture).
     """
-    best: SquareFit | None = None
-    costs: dict[str, float] = {}
-    for size in sizes:
-        h = SIZES[size].base / 2 * scale[size]
-        base_const = h * _SPREAD + (origin_shift[size] @ _U.T)[None, :]       # (Y, K)
-        apex_const = (lean[size] @ _U.T)[None, :].repeat(len(YAWS), axis=0)   # (Y, K)
-        s, g = scale[size], apex_gain[size]
-        delta = np.zeros((len(YAWS), 2)) if prior is None else np.repeat(prior[None, :], len(YAWS), axis=0)
-        for _ in range(4):
-            proj = delta @ _U.T                                               # (Y, K)
-            base = base_const + s * proj
-            apex = apex_const + g * proj
-            use_apex = apex > base
-            model = np.where(use_apex, apex, base)
-            r = support[None, :] - model
-            w = np.where(r > 0, BEYOND_WEIGHT, 1.0) * np.where(use_apex, 0.4, 1.0)
-            coef = np.where(use_apex, g, s)                                   # d model / d(δ·u)
-            const = np.where(use_apex, apex_const, base_const)
-            # minimise Σ w (support - const - coef·(δ·u))² over δ, per yaw
-            A = coef[:, :, None] * _U[None, :, :]                             # (Y, K, 2)
-            b = support[None, :] - const
-            AtW = A * w[:, :, None]
-            M = np.einsum("ykj,ykl->yjl", AtW, A) + np.eye(2)[None] * 1e-3
-            v = np.einsum("ykj,yk->yj", AtW, b)
-            delta = np.linalg.solve(M, v[:, :, None])[:, :, 0]
-            norm = np.linalg.norm(delta, axis=1, keepdims=True)
-            delta = np.where(norm > MAX_OFFSET_MM * 1.5, delta * (MAX_OFFSET_MM * 1.5 / np.maximum(norm, 1e-9)), delta)
-        proj = delta @ _U.T
-        model = np.maximum(base_const + s * proj, apex_const + g * proj)
-        r = support[None, :] - model
-        cost = np.sum(np.where(r > 0, BEYOND_WEIGHT, 1.0) * r * r, axis=1) / DIRECTIONS
-        cost += 0.02 * np.sum(np.maximum(np.linalg.norm(delta, axis=1) - MAX_OFFSET_MM, 0.0) ** 2)
-        k = int(np.argmin(cost))
-        costs[size] = float(cost[k])
-        if best is None or cost[k] < best.cost:
-            best = SquareFit(size, float(YAWS[k]), delta[k].copy(), float(cost[k]), costs)
-    if best is not None:
-        best = SquareFit(best.size, best.yaw, best.offset, best.cost, costs)
-    return best
+    short = np.where(open_dirs, OPEN_WEIGHT, 1.0)[None, :] if open_dirs is not None else 1.0
+    n, k = len(YAWS), len(sizes)
+    # every (size, turn) candidate at once: rows are size-major
+    s = np.repeat([scale[z] for z in sizes], n)[:, None]                      # (N, 1)
+    ga = np.repeat([apex_gain[z] for z in sizes], n)[:, None]
+    h = np.repeat([SIZES[z].base / 2 * scale[z] for z in sizes], n)[:, None]
+    spread = np.tile(_SPREAD, (k, 1))                                         # (N, K)
+    shift = np.repeat(np.array([origin_shift[z] @ _U.T for z in sizes]), n, axis=0)
+    base_const = h * spread + shift
+    apex_const = np.repeat(np.array([lean[z] @ _U.T for z in sizes]), n, axis=0)
+    corner = 1.0 - spread                                                      # ≤ 0
+    x = np.zeros((n * k, 3))
+    x[:, 2] = rounding
+    if prior is not None:
+        x[:, :2] = prior
+    ux, uy = _U[:, 0][None, :], _U[:, 1][None, :]
+    for _ in range(4):
+        proj = x[:, 0:1] * ux + x[:, 1:2] * uy
+        base = base_const + s * proj + x[:, 2:3] * corner
+        apex = apex_const + ga * proj
+        use_apex = apex > base
+        r = support[None, :] - np.where(use_apex, apex, base)
+        w = np.where(r > 0, BEYOND_WEIGHT, short) * np.where(use_apex, 0.4, 1.0)
+        coef = np.where(use_apex, ga, s)
+        a0, a1, a2 = coef * ux, coef * uy, np.where(use_apex, 0.0, corner)
+        b = support[None, :] - np.where(use_apex, apex_const, base_const)
+        wa0, wa1, wa2 = w * a0, w * a1, w * a2
+        M = np.empty((n * k, 3, 3))
+        M[:, 0, 0] = (wa0 * a0).sum(1) + 1e-3
+        M[:, 0, 1] = M[:, 1, 0] = (wa0 * a1).sum(1)
+        M[:, 0, 2] = M[:, 2, 0] = (wa0 * a2).sum(1)
+        M[:, 1, 1] = (wa1 * a1).sum(1) + 1e-3
+        M[:, 1, 2] = M[:, 2, 1] = (wa1 * a2).sum(1)
+        M[:, 2, 2] = (wa2 * a2).sum(1) + ROUNDING_PRIOR
+        v = np.stack([(wa0 * b).sum(1), (wa1 * b).sum(1), (wa2 * b).sum(1) + ROUNDING_PRIOR * rounding], axis=1)
+        x = np.linalg.solve(M, v[:, :, None])[:, :, 0]
+        x[:, 2] = np.clip(x[:, 2], 0.0, MAX_ROUNDING_MM)
+        norm = np.hypot(x[:, 0], x[:, 1])[:, None]
+        lim = MAX_OFFSET_MM * 1.5
+        x[:, :2] = np.where(norm > lim, x[:, :2] * (lim / np.maximum(norm, 1e-9)), x[:, :2])
+    proj = x[:, 0:1] * ux + x[:, 1:2] * uy
+    model = np.maximum(base_const + s * proj + x[:, 2:3] * corner, apex_const + ga * proj)
+    r = support[None, :] - model
+    cost = np.sum(np.where(r > 0, BEYOND_WEIGHT, short) * r * r, axis=1) / DIRECTIONS
+    cost += 0.02 * np.maximum(np.hypot(x[:, 0], x[:, 1]) - MAX_OFFSET_MM, 0.0) ** 2
+    per = cost.reshape(k, n)
+    costs = {z: float(per[i].min()) for i, z in enumerate(sizes)}
+    j = int(np.argmin(cost))
+    return SquareFit(sizes[j // n], float(YAWS[j % n]), x[j, :2].copy(), float(cost[j]), costs)
 
 
 class StackReader:
@@ -159,7 +182,9 @@ class StackReader:
         C = rect.view.pose.camera_position
         self.C = np.asarray(C, float)
         fg = (labels != PAPER).astype(np.uint8)
-        fg[ink > 0] = 0
+        # print is black: on it only a colour is surely a piece (a black pyramid standing on a
+        # line cannot be told from the line, and is bridged over it below)
+        fg[(ink > 0) & ((labels == BLACK) | (labels == OTHER))] = 0
         # a grid line crossing a pyramid's picture must not cut it in two: fill the masked
         # band where the picture continues on both sides
         r = max(2, int(round(2.0 * rect.ppm)))
@@ -178,14 +203,33 @@ class StackReader:
         """Where the cell middle's vertical at height z appears, from the cell middle."""
         return (self.C[:2] - c0) * (1.0 - self.scale(z))
 
-    def _support(self, mask: np.ndarray, off: tuple[int, int], c0: np.ndarray) -> np.ndarray | None:
+    def _support(self, mask: np.ndarray, off: tuple[int, int], c0: np.ndarray,
+                 hidden: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+        """How far the patch ``mask`` (a window at ``off``) reaches in each direction (mm from
+        the cell middle), and in which directions it ends against ``hidden`` pixels (print, a
+        nearer stack, the window's edge): there it may go on unseen."""
         pts = cv2.findNonZero(mask)
         if pts is None or len(pts) < MIN_PIXELS:
             return None
-        hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float64) + np.array(off, float)
-        xy = self.rect.to_board(hull) - c0
+        hull = cv2.convexHull(pts).reshape(-1, 2)
+        xy = self.rect.to_board(hull.astype(np.float64) + np.array(off, float)) - c0
+        dots = xy @ _U.T
         half = 0.5 / self.rect.ppm  # a pixel's centre lies half a pixel inside the edge
-        return (xy @ _U.T).max(axis=0) + half
+        reach = dots.max(axis=0) + half
+        if hidden is None:
+            return reach, np.zeros(DIRECTIONS, bool)
+        ext = hull[np.argmax(dots, axis=0)]
+        return reach, hidden[ext[:, 1], ext[:, 0]] > 0
+
+    def _hidden(self, win: tuple[int, int, int, int], zone: np.ndarray) -> np.ndarray:
+        """Window pixels next to something that may hide a stack's edge: print, what nearer
+        stacks explain, the zone's and the window's edges."""
+        x0, y0, x1, y1 = win
+        hid = (self.ink[y0:y1, x0:x1] | self.explained[y0:y1, x0:x1] | (1 - zone)).astype(np.uint8)
+        hid[0, :] = hid[-1, :] = 1
+        hid[:, 0] = hid[:, -1] = 1
+        r = max(1, int(round(1.2 * self.rect.ppm)))
+        return cv2.dilate(hid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
 
     def _window(self, c0: np.ndarray) -> tuple[int, int, int, int]:
         """The plane pixels a stack on the square around ``c0`` can cover."""
@@ -247,60 +291,61 @@ class StackReader:
         if not ids:
             return None
         blob = np.isin(comp, ids).astype(np.uint8)
-        support = self._support(blob, (x0, y0), c0)
-        if support is None:
+        hidden = self._hidden(win, zone)
+        measured = self._support(blob, (x0, y0), c0, hidden)
+        if measured is None:
             return None
+        support, open_dirs = measured
         sizes = list(SIZE_NAMES)
         scale = {s: 1.0 for s in sizes}
         shift0 = {s: np.zeros(2) for s in sizes}
         lean = {s: self.shift(c0, SIZES[s].height - 2.0) for s in sizes}
         gain = {s: self.scale(SIZES[s].height - 2.0) for s in sizes}
-        bottom = fit_square(support, sizes, scale, lean, gain, shift0)
+        bottom = fit_square(support, sizes, scale, lean, gain, shift0, open_dirs=open_dirs)
         if bottom is None:
             return None
         centre = c0 + bottom.offset
-        levels, yaws, top_fit = self._chain(blob, (x0, y0), c0, bottom)
+        levels, yaws, top_fit = self._chain(blob, (x0, y0), c0, bottom, hidden)
         outline = self._outline(centre, bottom, top_fit, levels)
         self._explain(outline)
         return StackReading(cell, tuple(levels), (float(centre[0]), float(centre[1])), tuple(yaws),
                             outline, math.sqrt(bottom.cost))
 
     # ------------------------------------------------------------------------------ chains
-    def _colour_at(self, labs: np.ndarray, blob: np.ndarray, off: tuple[int, int], point: np.ndarray,
-                   radius_mm: float) -> tuple[int, float]:
-        """The commonest piece colour (label) within ``radius_mm`` of a plane point, and its
-        share of the piece pixels there (``labs`` and ``blob``: the window at ``off``)."""
+    def _labels_near(self, labs: np.ndarray, blob: np.ndarray, off: tuple[int, int],
+                     point: np.ndarray, radius_mm: float) -> np.ndarray:
+        """Counts of each label among the stack's pixels within ``radius_mm`` of a plane point
+        (``labs`` and ``blob``: the window at ``off``)."""
         px = self.rect.to_px(point[None])[0] - np.array(off, float)
         r = max(1, int(round(radius_mm * self.rect.ppm)))
         cx, cy = int(round(px[0])), int(round(px[1]))
         ys, xs = slice(max(cy - r, 0), max(cy + r + 1, 0)), slice(max(cx - r, 0), max(cx + r + 1, 0))
         near = labs[ys, xs][blob[ys, xs] > 0]
-        near = near[(near != PAPER) & (near != OTHER)]
-        if len(near) == 0:
-            return 0, 0.0
-        counts = np.bincount(near, minlength=OTHER + 1)
-        k = int(np.argmax(counts))
-        return k, float(counts[k]) / len(near)
+        return np.bincount(near, minlength=OTHER + 1)[:OTHER + 1].astype(float)
 
     def _chain(self, blob: np.ndarray, off: tuple[int, int], c0: np.ndarray,
-               bottom: SquareFit) -> tuple[list[Level], list[float], SquareFit | None]:
+               bottom: SquareFit, hidden: np.ndarray) -> tuple[list[Level], list[float], SquareFit | None]:
         x0, y0 = off
         h, w = blob.shape
         labs = self.labels[y0:y0 + h, x0:x0 + w]
         b0 = bottom.size
         axis = c0 + bottom.offset
-        # the top's colour: along the axis near the top of the stack
-        top_z = 0.85 * self._apex_height(blob, off, c0, bottom)
-        probe = self.C[:2] + (axis - self.C[:2]) * self.scale(top_z)
-        top_label, purity = self._colour_at(labs, blob, off, probe, 1.6)
-        if top_label == 0:
-            top_label, purity = self._colour_at(labs, blob, off, probe, 4.0)
-        if top_label == 0:
-            colours = labs[(blob > 0) & (labs != PAPER) & (labs != OTHER)]
-            if len(colours) == 0:
-                return [], [], None
-            top_label = int(np.argmax(np.bincount(colours)))
-            purity = 0.5
+        # the top's colour: along the stack's axis, from half its height to near its apex
+        apex = self._apex_height(blob, off, c0, bottom)
+        H = SIZES[b0].height
+        probes = [self.C[:2] + (axis - self.C[:2]) * self.scale(z)
+                  for z in np.linspace(0.5 * H, 0.9 * min(apex, H + 10.0), 5)]
+        votes = np.zeros(OTHER + 1)
+        for p in probes:
+            votes += self._labels_near(labs, blob, off, p, 1.6)
+        if votes[1:OTHER].sum() == 0:
+            for p in probes:
+                votes += self._labels_near(labs, blob, off, p, 4.0)
+        if votes[1:OTHER].sum() == 0:
+            return [], [], None
+        top_label = int(np.argmax(votes[1:OTHER])) + 1
+        purity = float(votes[top_label] / votes[1:OTHER].sum())
+        probe = probes[int(np.argmax([self._labels_near(labs, blob, off, p, 1.6)[top_label] for p in probes]))]
         top_colour = COLOURS[top_label - 1]
         in_blob = blob > 0
         top_mask = ((labs == top_label) & in_blob).astype(np.uint8)
@@ -316,9 +361,10 @@ class StackReader:
         smaller = [s for s in SIZE_NAMES if SIZES[s].rank <= SIZES[b0].rank]
         if len(smaller) == 1:
             return self._single(top_colour, b0, bottom, purity, labs, in_blob)
-        support = self._support(top_mask, off, c0)
-        if support is None:
+        measured = self._support(top_mask, off, c0, hidden)
+        if measured is None:
             return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+        support, open_dirs = measured
         scale, shift, lean, gain = {}, {}, {}, {}
         for s in smaller:
             z0 = 0.0 if s == b0 else seat_heights([b0, s])[1]
@@ -326,7 +372,8 @@ class StackReader:
             shift[s] = self.shift(c0, z0)
             lean[s] = self.shift(c0, z0 + SIZES[s].height - 2.0)
             gain[s] = self.scale(z0 + SIZES[s].height - 2.0)
-        top = fit_square(support, smaller, scale, lean, gain, shift, prior=bottom.offset)
+        top = fit_square(support, smaller, scale, lean, gain, shift, prior=bottom.offset,
+                         open_dirs=open_dirs)
         if top is None or top.size == b0:
             return self._single(top_colour, b0, bottom, purity, labs, in_blob)
         # a smaller top: what shows of the stack outside the top's picture are lower pyramids
@@ -399,7 +446,7 @@ class StackReader:
         reach = float(((xy - axis) @ u).max()) + 1.5
         # reach = dist·(s − 1) with s = Cz/(Cz − z)  ⇒  z = Cz·reach/(dist + reach)
         z = self.C[2] * reach / (dist + reach)
-        return float(np.clip(z, base_h, base_h + 20.0))
+        return float(np.clip(z, base_h, base_h + 12.0))
 
     # ------------------------------------------------------------------------------ outlines
     def _square_outline(self, axis: np.ndarray, size: str, yaw: float, z0: float) -> np.ndarray:
