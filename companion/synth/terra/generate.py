@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from calibration.boards import TableLayout
 from companion.synth.generate import SKIN_TONES, SLEEVES, lift_hand, random_light
 from companion.synth.scene import Hand, Shot
 from companion.synth.terra.scene import BLOCK_KITS, Flag, TerraScene
@@ -50,6 +51,12 @@ class TerraRanges:
     blur: tuple[float, float] = (0.3, 1.3)
     jpeg_quality: tuple[int, int] = (55, 95)
     lossless_probability: float = 0.25
+
+
+def table_layout() -> TableLayout:
+    """Where the synthetic table's markers lie, as ``companion calibrate table`` measures them
+    (the default 600 × 600 mm play area, exactly)."""
+    return TableLayout(TableLayout.rectangle(600.0, 600.0).markers, measured=True)
 
 
 def start_heights(players: int) -> list[int]:

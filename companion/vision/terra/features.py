@@ -93,6 +93,8 @@ class Samples:
     origin: tuple[int, int]  # the crop's top-left pixel
     shape: tuple[int, int]   # the crop's (h, w)
     grey: np.ndarray         # the crop's smoothed grey level, for the fine edge measurements
+    grad: np.ndarray         # its gradient magnitude
+    bgr: np.ndarray          # the crop in colour (float32)
 
 
 def _top_template() -> np.ndarray:
@@ -178,7 +180,7 @@ def sample(image: np.ndarray, geo: BoardGeometry) -> Samples:
     scale = float(np.median(top_m[:, :, N_INNER:])) + 1.0
     top_bgr = _sample(bgr, top_px[:, :, :N_INNER])
     return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, geo.visible_sides(),
-                   scale, (x0, y0), g.shape, g)
+                   scale, (x0, y0), g.shape, g, m, bgr)
 
 
 def visible(mask: np.ndarray, px: np.ndarray) -> np.ndarray:
@@ -315,72 +317,25 @@ def silhouette(geo: BoardGeometry, square: int, height: int, origin: tuple[int, 
     return cv2.convexHull(np.round(px * 16).astype(np.int32))
 
 
-def paper_colours(white: np.ndarray) -> np.ndarray:
-    """The printed board's colour on each square (100 × 3 BGR) under a light whose white
-    paper reads ``white``: the sheet's territory tints (:data:`calibration.targets.
-    TERRITORY_TINTS`, the printed ones) times the white."""
-    from calibration.targets import TERRITORY_TINTS
-    from companion.vision.terra.kit import BOARD
-
-    out = np.zeros((NSQ, 3))
-    for sq in range(NSQ):
-        terr = BOARD.territory_of(sq % SIZE, sq // SIZE)
-        tint = np.asarray(TERRITORY_TINTS[terr % len(TERRITORY_TINTS)], float) / 255.0
-        out[sq] = np.asarray(white, float) * tint
-    return out
-
-
-def top_colour(smp: Samples, heights: np.ndarray, weight: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray | None:
-    """The blocks' top colour in this frame: the weighted median of the interior samples of
-    squares read with blocks (``weight`` per square: its confidence times how much shows)."""
-    rows = []
-    wts = []
-    for sq in np.nonzero((heights > 0) & (weight > 0.3))[0]:
-        px = smp.top_bgr[sq, heights[sq]]
-        ok = visible(mask, smp.top_px[sq, heights[sq], :N_INNER]) if mask is not None else np.ones(N_INNER, bool)
-        if ok.sum() >= 3:
-            rows.append(np.median(px[ok], axis=0))
-            wts.append(weight[sq])
-    if len(rows) < 3:
-        return None
-    rows_a = np.array(rows)
-    lum = rows_a.sum(axis=1)
-    # the brighter half: lit tops (a tower in another's shadow is darker)
-    keep = lum >= np.median(lum)
-    return np.median(rows_a[keep], axis=0)
-
-
-def white_reference(image: np.ndarray, detections) -> np.ndarray:
-    """The white paper's colour in this frame: read off the paper around the markers seen
-    (:func:`calibration.markers.marker_white`), or the brightest of the board's crop when no
-    marker offers enough paper."""
-    from calibration.markers import marker_white
-
-    white = marker_white(image, list(detections)) if detections else None
-    if white is not None:
-        return np.asarray(white, float)
-    grey = image.reshape(-1, 3)[::17].astype(float)
-    lum = grey.sum(axis=1)
-    top = grey[lum >= np.quantile(lum, 0.97)]
-    return np.median(top, axis=0) if len(top) else np.array([235.0, 235.0, 235.0])
-
-
 # ------------------------------------------------------------------------- fine edge measurement
 #: where along each edge the fine measurement looks (mm from the edge's middle)
-_FINE_ALONG = np.array([-8.0, -4.0, 0.0, 4.0, 8.0])
+_FINE_ALONG = np.linspace(-9.0, 9.0, 9)
 #: the profile across an edge: offsets in pixels from the predicted edge
 _FINE_STEPS = np.linspace(-4.0, 4.0, 33)
+_INSIDE = _FINE_STEPS <= -2.0
 
 
 @dataclass(frozen=True)
 class EdgeFit:
     """Where each top edge of a square really is, measured on the image around the edge a
     first reading predicted: ``offset`` (S × 4 px along the outward image normal, NaN where it
-    could not be measured), the predicted edge points ``base`` (S × 4 × 2 px, crop frame) and
-    image normals ``normal`` (S × 4 × 2), for the height ``ref`` they were predicted at."""
+    could not be measured), ``contrast`` (S × 4, the change at the edge over the face's grey),
+    the predicted edge points ``base`` (S × 4 × 2 px, crop frame) and image normals ``normal``
+    (S × 4 × 2), for the height ``ref`` they were predicted at."""
 
     ref: np.ndarray
     offset: np.ndarray
+    contrast: np.ndarray
     base: np.ndarray
     normal: np.ndarray
 
@@ -401,9 +356,11 @@ def _edge_points(geo: BoardGeometry, squares: np.ndarray, heights: np.ndarray, i
 def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np.ndarray,
                   mask: np.ndarray) -> EdgeFit:
     """Measure each top edge of ``squares`` (towers of height ``ref``) to a fraction of a
-    pixel: along five profiles across the edge, the first strong change of grey level from
-    the inside (the face's border, before the crack beyond it), located by a parabola through
-    the derivative's peak; the median of the five is the edge's offset from its prediction."""
+    pixel. The grey-level profiles across the edge at nine places along it (those fully
+    visible) are averaged into one; the face's own grey is the profile's inner part, and the
+    edge is where the profile first crosses half-way from it to the strongest change beyond
+    (the crack's dark line, or a lighter side face), interpolated between samples. Half-way
+    crossings are where a blurred step really is, whatever the blur."""
     origin = np.array(smp.origin, float)
     on = geo.project(_edge_points(geo, squares, ref, 0.0)) - origin           # S×4×A×2
     out = geo.project(_edge_points(geo, squares, ref, 1.0)) - origin
@@ -412,39 +369,41 @@ def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np
     prof = on[..., None, :] + _FINE_STEPS[None, None, None, :, None] * n[..., None, :]  # S×4×A×P×2
     ok = visible(mask, prof).all(axis=-1)                                      # S×4×A
     vals = _sample(smp.grey, prof)                                             # S×4×A×P
-    d = np.diff(vals, axis=-1)                                                 # S×4×A×(P-1)
-    mag = np.abs(d)
-    peak = mag.max(axis=-1, keepdims=True)
-    strong = mag >= 0.5 * peak
-    local = np.zeros_like(strong)
-    local[..., 1:-1] = (mag[..., 1:-1] >= mag[..., :-2]) & (mag[..., 1:-1] >= mag[..., 2:])
-    cand = strong & local
-    has = cand.any(axis=-1)
-    first = np.argmax(cand, axis=-1)                                           # innermost
-    k = np.clip(first, 1, d.shape[-1] - 2)
-    take = lambda a, i: np.take_along_axis(a, i[..., None], axis=-1)[..., 0]  # noqa: E731
-    y0, y1, y2 = take(mag, k - 1), take(mag, k), take(mag, k + 1)
-    den = y0 - 2 * y1 + y2
-    frac = np.where(np.abs(den) > 1e-6, 0.5 * (y0 - y2) / den, 0.0)
+    count = ok.sum(axis=-1)
+    mean = np.where(ok[..., None], vals, 0.0).sum(axis=2) / np.maximum(count, 1)[..., None]  # S×4×P
+    inside = mean[..., _INSIDE].mean(axis=-1)
+    dev = mean - inside[..., None]
+    outer = ~_INSIDE
+    far = np.abs(np.where(outer[None, None, :], dev, 0.0))
+    k_peak = np.argmax(far, axis=-1)
+    peak = np.take_along_axis(dev, k_peak[..., None], axis=-1)[..., 0]
+    half = 0.5 * peak
+    # first sample, going outwards, that is past half-way towards the peak
+    past = (np.sign(peak)[..., None] * (dev - half[..., None]) >= 0) & outer[None, None, :]
+    past &= np.arange(len(_FINE_STEPS))[None, None, :] <= k_peak[..., None]
+    k = np.argmax(past, axis=-1)
+    k = np.clip(k, 1, len(_FINE_STEPS) - 1)
+    d0 = np.take_along_axis(dev, (k - 1)[..., None], axis=-1)[..., 0]
+    d1 = np.take_along_axis(dev, k[..., None], axis=-1)[..., 0]
+    den = d1 - d0
+    frac = np.where(np.abs(den) > 1e-6, (half - d0) / np.where(np.abs(den) > 1e-6, den, 1.0), 0.5)
     step = _FINE_STEPS[1] - _FINE_STEPS[0]
-    pos = (_FINE_STEPS[0] + step * (k + 0.5 + np.clip(frac, -0.5, 0.5)))
-    contrast = peak[..., 0]
-    good = ok & has & (contrast >= 4.0)
-    pos = np.where(good, pos, np.nan)
-    enough = np.isfinite(pos).sum(axis=-1) >= 3
-    with np.errstate(all="ignore"):
-        offset = np.where(enough, np.nanmedian(np.where(np.isfinite(pos), pos, np.nan), axis=-1), np.nan)
+    pos = _FINE_STEPS[0] + step * (k - 1 + np.clip(frac, 0.0, 1.0))
+    contrast = np.abs(peak) / (np.abs(inside) + 8.0)
+    good = (count >= 4) & (np.abs(peak) >= 6.0) & past.any(axis=-1)
+    offset = np.where(good, pos, np.nan)
     mid = on[:, :, len(_FINE_ALONG) // 2]
     nmid = n[:, :, len(_FINE_ALONG) // 2]
-    return EdgeFit(np.asarray(ref), offset, mid, nmid)
+    return EdgeFit(np.asarray(ref), offset, np.where(good, contrast, 0.0), mid, nmid)
 
 
 def edge_residuals(fit: EdgeFit, geo: BoardGeometry, squares: np.ndarray, origin: tuple[int, int]
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every height: how far (px) the measured edges are from that height's predicted ones.
-    Returns (scale, shift, n): the mean over opposite pairs of |r₊ + r₋| (a top face of the
-    wrong size), the mean |r₊ − r₋| / 2 (a top face off its square: a block placed a little
-    off, or the wrong height seen at a slant), and how many pairs were measured (S × NH)."""
+    Returns (size, shift, n): the mean over opposite pairs of (r₊ + r₋) / 2 (signed: a top face
+    measured larger than that height's), the mean |r₊ − r₋| / 2 (a top face off its square: a
+    block placed a little off, or the wrong height seen at a slant), and how many pairs were
+    measured (S × NH)."""
     S = len(squares)
     mids = np.zeros((S, NH, 4, 2))
     xs = (squares % SIZE + 0.5) * SQUARE_MM
@@ -457,17 +416,48 @@ def edge_residuals(fit: EdgeFit, geo: BoardGeometry, squares: np.ndarray, origin
     # predicted displacement of each edge from the reference prediction, along the normal
     delta = ((mids - fit.base[:, None, :, :]) * fit.normal[:, None, :, :]).sum(axis=-1)  # S×NH×4
     r = fit.offset[:, None, :] - delta
-    scale = np.zeros((S, NH))
+    size = np.zeros((S, NH))
     shift = np.zeros((S, NH))
     count = np.zeros((S, NH))
     for a, b in ((0, 1), (2, 3)):
         pair = np.isfinite(r[..., a]) & np.isfinite(r[..., b])
-        scale += np.where(pair, np.abs(r[..., a] + r[..., b]), 0.0)
+        size += np.where(pair, (r[..., a] + r[..., b]) / 2, 0.0)
         shift += np.where(pair, np.abs(r[..., a] - r[..., b]) / 2, 0.0)
         count += pair
-    scale = np.where(count > 0, scale / np.maximum(count, 1), 0.0)
+    size = np.where(count > 0, size / np.maximum(count, 1), 0.0)
     shift = np.where(count > 0, shift / np.maximum(count, 1), 0.0)
-    return scale, shift, count
+    return size, shift, count
+
+
+# ------------------------------------------------------------------------------------ colours
+def paper_colours(white: np.ndarray) -> np.ndarray:
+    """The printed board's colour on each square (100 × 3 BGR) under a light whose white
+    paper reads ``white``: the sheet's territory tints (:data:`calibration.targets.
+    TERRITORY_TINTS`, the printed ones) times the white."""
+    from calibration.targets import TERRITORY_TINTS
+    from companion.vision.terra.kit import BOARD
+
+    out = np.zeros((NSQ, 3))
+    for sq in range(NSQ):
+        terr = BOARD.territory_of(sq % SIZE, sq // SIZE)
+        tint = np.asarray(TERRITORY_TINTS[terr % len(TERRITORY_TINTS)], float) / 255.0
+        out[sq] = np.asarray(white, float) * tint
+    return out
+
+
+def white_reference(image: np.ndarray, detections) -> np.ndarray:
+    """The white paper's colour in this frame: read off the paper around the markers seen
+    (:func:`calibration.markers.marker_white`), or the brightest of the image when no marker
+    offers enough paper."""
+    from calibration.markers import marker_white
+
+    white = marker_white(image, list(detections)) if detections else None
+    if white is not None:
+        return np.asarray(white, float)
+    px = image.reshape(-1, 3)[::17].astype(float)
+    lum = px.sum(axis=1)
+    top = px[lum >= np.quantile(lum, 0.97)]
+    return np.median(top, axis=0) if len(top) else np.array([235.0, 235.0, 235.0])
 
 
 def estimate_top(smp: Samples) -> np.ndarray | None:

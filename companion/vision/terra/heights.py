@@ -29,7 +29,8 @@ from companion.vision.terra.features import (
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.model import HeightModel
 
-SECOND_NAMES = FEATURE_NAMES + ("fine_scale", "fine_shift", "fine_pairs", "fine_scale_sq")
+SECOND_NAMES = FEATURE_NAMES + ("fine_size", "fine_size_abs", "fine_shift", "fine_pairs",
+                                 "fine_contrast")
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,13 @@ class HeightReading:
         return self.probs[np.arange(NSQ), self.heights]
 
 
-def second_features(F1: np.ndarray, scale: np.ndarray, shift: np.ndarray, pairs: np.ndarray,
-                    px_per_mm: float) -> np.ndarray:
+def second_features(F1: np.ndarray, size: np.ndarray, shift: np.ndarray, pairs: np.ndarray,
+                    contrast: np.ndarray, px_per_mm: float) -> np.ndarray:
     """The first features and the fine edge fit's (in millimetres at the board)."""
-    s = np.minimum(scale / px_per_mm, 6.0)
+    s = np.clip(size / px_per_mm, -6.0, 6.0)
     t = np.minimum(shift / px_per_mm, 10.0)
-    extra = np.stack([s, t, pairs / 2.0, s * s], axis=-1)
+    c = np.broadcast_to(contrast.mean(axis=1)[:, None], s.shape)
+    extra = np.stack([s, np.abs(s), t, pairs / 2.0, c], axis=-1)
     return np.concatenate([F1, extra], axis=-1)
 
 
@@ -80,8 +82,8 @@ def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palett
         F1 = features(smp, sq, mask, palette)
         h1 = np.argmax(model.first(F1), axis=1)
         fit = measure_edges(smp, geo, sq, h1, mask)
-        scale, shift, pairs = edge_residuals(fit, geo, sq, smp.origin)
-        F2 = second_features(F1, scale, shift, pairs, ppm)
+        size, shift, pairs = edge_residuals(fit, geo, sq, smp.origin)
+        F2 = second_features(F1, size, shift, pairs, fit.contrast, ppm)
         p = _softmax(model.second(F2))
         best = np.argmax(p, axis=1)
         heights[sq] = best

@@ -2,9 +2,18 @@
 
 ``make_reader(**kwargs)`` builds a :class:`TerraReader` (see :mod:`companion.vision.readers`);
 ``read(frame)`` returns an :class:`~companion.observation.Observation` in the format of
-``docs/observation/terra-turrium.md``, an observation with ``hand=True`` and no pieces when an
-arm is over the board, or None when the board cannot be seen (its markers are not in view).
-``annotate(image, observation)`` draws a reading over the frame for a person to check.
+``docs/observation/terra-turrium.md``: one ``tower`` per square with blocks (``level`` = its
+height, ``conf`` the reader's probability of that height), one ``flag`` per flag (``colour``,
+``cell``, ``level`` its tower's height). An arm over the board gives an observation with
+``hand=True`` and no pieces; a frame where the board cannot be seen (its markers out of view,
+covered) gives None. ``annotate(image, observation)`` draws a reading over the frame.
+
+The steps, each in its own module: locate the board (:mod:`~companion.vision.terra.locate`),
+sample every height hypothesis of every square (:mod:`~companion.vision.terra.features`), find
+the flags' heads (:mod:`~companion.vision.terra.flags`) and hide them from the towers, check for
+an arm (:mod:`~companion.vision.terra.hands`), read the heights front to back
+(:mod:`~companion.vision.terra.heights`), check for an arm again with the towers known, and
+place each flag on its tower.
 """
 
 from __future__ import annotations
@@ -12,20 +21,38 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.boards import TableLayout
+from companion.errors import BadInput
 from companion.observation import Observation, Piece
 from companion.vision.camera import CameraModel
 from companion.vision.colours import ColourModel
 from companion.vision.frames import Frame
+from companion.vision.terra import flags as flagmod
+from companion.vision.terra import hands
 from companion.vision.terra.features import (
-    FEATURE_NAMES, Palette, estimate_top, paper_colours, sample, white_reference,
+    FEATURE_NAMES, Palette, Samples, estimate_top, paper_colours, sample, white_reference,
 )
+from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.heights import SECOND_NAMES, HeightReading, decode
-from companion.vision.terra.kit import GAME, SIZE
+from companion.vision.terra.kit import BLOCK_MM, GAME, SIZE, SQUARE_MM, head_centre_z
 from companion.vision.terra.locate import BoardLocator, Located
 from companion.vision.terra.model import HeightModel
+
+#: a reading's confidence is capped here (a camera is never certain)
+MAX_CONF = 0.995
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Everything one frame gave, for the observation and for diagnostics."""
+
+    located: Located
+    hand: hands.HandCheck | None = None
+    heights: HeightReading | None = None
+    flags: tuple[flagmod.FlagReading, ...] = ()
 
 
 @dataclass
@@ -33,62 +60,168 @@ class TerraReader:
     """Reads Terra Turrium frames. ``camera``: the lens calibration (recommended: heights are
     read through perspective); ``layout``: where the table markers lie (measured by
     ``companion calibrate table``); ``colours``: the flags' colours learned under the table's
-    light (``companion calibrate colours --game terra-turrium``); ``model``: the height scorer
-    (the one shipped with the program by default)."""
+    light (``companion calibrate colours --game terra-turrium``; the nominal colours without);
+    ``model``: the height scorer (the one shipped with the program by default); ``reuse_pose``:
+    keep the last frame's board pose while its markers stay put (a live camera)."""
 
     camera: CameraModel | None = None
     layout: TableLayout | None = None
     colours: ColourModel | None = None
     model: HeightModel | None = None
+    reuse_pose: bool = True
     locator: BoardLocator = field(init=False)
 
     def __post_init__(self) -> None:
         self.locator = BoardLocator(self.camera, self.layout)
         if self.model is None:
             self.model = HeightModel.load(first=FEATURE_NAMES, second=SECOND_NAMES)
+        if self.colours is None:
+            self.colours = flagmod.default_colours()
+        missing = [c for c in ("red", "yellow", "blue", "green") if c not in self.colours.names]
+        if missing:
+            raise BadInput(f"the colour model has no {', '.join(missing)} for the flags",
+                           hint="run `companion calibrate colours --game terra-turrium`")
 
-    def locate(self, image: np.ndarray) -> Located:
-        return self.locator.locate(image)
-
-    def read_heights(self, image: np.ndarray, located: Located) -> HeightReading:
-        geo = located.geometry
-        assert geo is not None and self.model is not None
-        smp = sample(image, geo)
-        white = white_reference(image, located.detections)
-        palette = Palette(paper_colours(white), estimate_top(smp))
-        return decode(smp, geo, self.model, palette)
+    # -- reading --------------------------------------------------------------------------------
 
     def read(self, frame: Frame | np.ndarray) -> Observation | None:
         image = frame.image if isinstance(frame, Frame) else frame
-        located = self.locate(image)
-        if not located.ok:
-            return None
-        heights = self.read_heights(image, located)
-        pieces = []
-        for sq in range(SIZE * SIZE):
-            h = int(heights.heights[sq])
-            if h > 0:
-                pieces.append(Piece("tower", cell=(sq % SIZE, sq // SIZE), level=h,
-                                    conf=float(np.clip(heights.conf[sq], 0.0, 0.999))))
+        reading = self.read_all(image)
         idx = frame.index if isinstance(frame, Frame) else None
         t = frame.t if isinstance(frame, Frame) else None
-        return Observation(game=GAME, pieces=tuple(pieces), frame=idx, t=t)
+        return observation_of(reading, frame=idx, t=t)
+
+    def read_all(self, image: np.ndarray) -> Reading:
+        """Every step of a reading (see the module docstring)."""
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+            raise BadInput("a Terra Turrium reading needs a colour (BGR) image")
+        located = self.locator.locate(image, reuse=self.reuse_pose)
+        if not located.ok:
+            return Reading(located)
+        geo = located.geometry
+        assert geo is not None and self.model is not None and self.colours is not None
+        smp = sample(image, geo)
+        white = white_reference(image, located.detections)
+        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo)
+        first = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin)
+        if first.hand:
+            return Reading(located, first)
+        palette = Palette(paper_colours(white), estimate_top(smp))
+        heights = decode(smp, geo, self.model, palette, hidden=head_mask)
+        second = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin,
+                             heights.heights, head_mask)
+        if second.hand:
+            return Reading(located, second, heights)
+        placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
+        return Reading(located, second, heights, tuple(placed))
 
     def features_for_tuning(self, image: np.ndarray, truth_heights: np.ndarray) -> list | None:
         """(square, first features, second features) of every square, read as :meth:`read`
         does but with the towers painted at their true heights (for fitting the scorers)."""
-        located = self.locate(image)
+        located = self.locator.locate(image, reuse=False)
         if not located.ok:
             return None
         geo = located.geometry
-        assert geo is not None and self.model is not None
-        smp = sample(image, geo)
+        assert geo is not None and self.model is not None and self.colours is not None
+        smp: Samples = sample(image, geo)
         white = white_reference(image, located.detections)
+        _, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo)
         palette = Palette(paper_colours(white), estimate_top(smp))
         rows: list = []
-        decode(smp, geo, self.model, palette, forced=truth_heights, collect=rows)
+        decode(smp, geo, self.model, palette, hidden=head_mask, forced=truth_heights, collect=rows)
         return rows
 
 
+def observation_of(reading: Reading, *, frame: int | None = None, t: float | None = None
+                   ) -> Observation | None:
+    """The documented observation for a reading (None when the board was not seen)."""
+    if not reading.located.ok:
+        return None
+    board = {"markers": list(reading.located.markers)}
+    if reading.located.rms_px is not None:
+        board["rms_px"] = round(float(reading.located.rms_px), 3)
+    if reading.hand is not None and reading.hand.hand:
+        return Observation(game=GAME, hand=True, frame=frame, t=t, board=board)
+    assert reading.heights is not None
+    pieces = []
+    hs = reading.heights.heights
+    for sq in range(SIZE * SIZE):
+        h = int(hs[sq])
+        if h > 0:
+            pieces.append(Piece("tower", cell=(sq % SIZE, sq // SIZE), level=h,
+                                conf=float(min(reading.heights.conf[sq], MAX_CONF))))
+    for f in reading.flags:
+        pieces.append(Piece("flag", cell=f.cell, level=int(hs[f.cell[1] * SIZE + f.cell[0]]),
+                            conf=float(min(f.conf, MAX_CONF)), attrs={"colour": f.colour}))
+    return Observation(game=GAME, pieces=tuple(pieces), frame=frame, t=t, board=board)
+
+
+# ------------------------------------------------------------------------------ annotation
+_FLAG_BGR = {"red": (40, 40, 230), "yellow": (30, 220, 240), "blue": (230, 120, 30),
+             "green": (60, 190, 60)}
+
+
+def annotate(image: np.ndarray, observation: Observation | None, *, reader: TerraReader | None = None
+             ) -> np.ndarray:
+    """The frame with the reading drawn over it: each tower's top outline at the height read
+    (green when sure, orange to red as the confidence falls) with its height, each flag as a
+    ring of its colour. The board is located again in the image (with ``reader``'s camera when
+    given). Nothing to draw (no board, a hand): the frame with a line saying so."""
+    out = np.ascontiguousarray(image.copy())
+    if observation is None:
+        return _banner(out, "board not seen: check its markers")
+    if observation.hand:
+        return _banner(out, "hand over the board: not read")
+    locator = reader.locator if reader is not None else BoardLocator()
+    located = locator.locate(image, reuse=True)
+    if not located.ok or located.geometry is None:
+        return _banner(out, "board not seen: check its markers")
+    geo: BoardGeometry = located.geometry
+    scale = 16
+    for p in observation.pieces:
+        if p.kind != "tower" or p.cell is None or p.level is None:
+            continue
+        x, y = p.cell
+        c = np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], float) * SQUARE_MM
+        c += np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float)
+        px = geo.project(np.column_stack([c, np.full(4, p.level * BLOCK_MM)]))
+        colour = (60, 200, 60) if p.conf >= 0.9 else (0, 160, 255) if p.conf >= 0.6 else (0, 0, 255)
+        cv2.polylines(out, [np.round(px * scale).astype(np.int32)], True, colour, 1, cv2.LINE_AA, 4)
+        centre = px.mean(axis=0)
+        cv2.putText(out, str(p.level), (int(centre[0]) - 4, int(centre[1]) + 4),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.35, colour, 1, cv2.LINE_AA)
+    for p in observation.pieces:
+        if p.kind != "flag" or p.cell is None:
+            continue
+        x, y = p.cell
+        h = p.level or 0
+        ctr = geo.project(np.array([[(x + 0.5) * SQUARE_MM, (y + 0.5) * SQUARE_MM, head_centre_z(h)]]))[0]
+        r = max(4, int(round(8 * geo.px_per_mm(head_centre_z(h)))))
+        cv2.circle(out, (int(round(ctr[0])), int(round(ctr[1]))), r,
+                   _FLAG_BGR.get(str(p.get("colour")), (255, 255, 255)), 2, cv2.LINE_AA)
+    return out
+
+
+def _banner(image: np.ndarray, text: str) -> np.ndarray:
+    cv2.rectangle(image, (0, 0), (image.shape[1], 28), (0, 0, 0), -1)
+    cv2.putText(image, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    return image
+
+
 def make_reader(**kwargs: Any) -> TerraReader:
+    """The reader the registry builds (:mod:`companion.vision.readers`): ``calibration`` (what
+    :func:`calibration.store.load_calibration` gives) supplies the lens and the table layout;
+    ``colours`` a learned colour model; any :class:`TerraReader` field may be given directly."""
+    calibration = kwargs.pop("calibration", None)
+    size = kwargs.pop("size", None)
+    if calibration is not None:
+        camera = calibration.camera_for(size) if size is not None else calibration.camera
+        kwargs.setdefault("camera", camera)
+        kwargs.setdefault("layout", calibration.layout)
+    kwargs.pop("game", None)
+    allowed = {"camera", "layout", "colours", "model", "reuse_pose"}
+    unknown = set(kwargs) - allowed
+    if unknown:
+        raise BadInput(f"the Terra Turrium reader takes no {', '.join(sorted(unknown))}",
+                       hint=f"it takes calibration, size and {', '.join(sorted(allowed))}")
     return TerraReader(**kwargs)

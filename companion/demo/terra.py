@@ -1,0 +1,93 @@
+"""Terra Turrium on the synthetic table: engine states drawn as scenes, scripted games as videos.
+
+The demo layer is the one place that knows both the rules engine (its states) and the synthetic
+table (its scenes). :func:`scene_for` draws a state; :func:`demo_source` renders a scripted
+game (``companion.games.terra_turrium.scripts``) as a video: an arm makes each step's change,
+then the table stands still. An illegal step is followed by the players putting the pieces back
+(the position before it, shown again); a step the camera cannot settle alone (``ask``: whether
+the turn is over) looks like any other, and the referee asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from companion.games import get_game
+from companion.games.script import Script
+from companion.games.terra_turrium import board
+from companion.synth.generate import random_light
+from companion.synth.scene import Shot
+from companion.synth.terra.generate import TerraRanges, random_view
+from companion.synth.terra.scene import Flag, TerraScene
+from companion.synth.terra.sequence import TerraSequenceSource
+
+#: where the demo board lies on the table (its centre near the table's), its kit
+DEMO_BOARD = TerraScene(tuple([0] * 100), (), (170.0, 150.0), 8.0, "natural", 17)
+
+
+def scene_for(state, *, like: TerraScene = DEMO_BOARD) -> TerraScene:
+    """The table showing ``state`` (a Terra Turrium engine state): its height map and flags on
+    the board ``like`` lies (place, angle, block colour)."""
+    flags = tuple(Flag(colour, board.xy(sq)) for sq, colour in state.flags)
+    return replace(like, heights=tuple(int(h) for h in state.heights), flags=flags, hand=None)
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """What a position of the demo video shows: the script step it follows (-1: the start),
+    and whether it is the pieces put back after an illegal step."""
+
+    step: int
+    put_back: bool = False
+
+
+def demo_positions(script: Script, *, like: TerraScene = DEMO_BOARD) -> tuple[list[TerraScene], list[DemoStep]]:
+    """The still positions of a scripted game, in order, and what each one is."""
+    game = get_game(script.game)
+    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
+    scenes = [scene_for(state, like=like)]
+    steps = [DemoStep(-1)]
+    for number, step in enumerate(script.steps):
+        after = game.apply(state, game.move_from_json(step.move))
+        scenes.append(scene_for(after, like=like))
+        steps.append(DemoStep(number))
+        if step.kind == "illegal":
+            scenes.append(scene_for(state, like=like))  # the pieces go back
+            steps.append(DemoStep(number, put_back=True))
+        else:
+            state = after
+    return scenes, steps
+
+
+def demo_shot(seed: int = 0, *, tilt_deg: float = 28.0, light: str = "daylight",
+              like: TerraScene = DEMO_BOARD) -> Shot:
+    """The demo's camera: tilted (heights read best), seeing the whole board, a lossless
+    frame with a webcam's noise."""
+    rng = np.random.default_rng([seed, 41])
+    ranges = TerraRanges(height_mm=(650.0, 750.0), hfov_deg=(62.0, 68.0))
+    scene = replace(like, heights=tuple([7] * 100))
+    view = random_view(rng, scene, ranges, tilt_deg)
+    return Shot(view=view, light=random_light(rng, light), table="wood", table_variant=1,
+                noise=1.5, blur=0.6, jpeg=92, exposure=0.45, seed=seed)
+
+
+class DemoSource(TerraSequenceSource):
+    """A scripted game as a video (:func:`demo_source`); ``positions`` says what each still
+    position is (``Frame.truth["step"]`` indexes it)."""
+
+    def __init__(self, script: Script, shot: Shot, *, seed: int = 0, still_frames: int = 4,
+                 hand_frames: int = 3, like: TerraScene = DEMO_BOARD):
+        scenes, positions = demo_positions(script, like=like)
+        super().__init__(scenes, shot, still_frames=still_frames, hand_frames=hand_frames, seed=seed,
+                         name=f"synthetic table: {script.title or script.game}")
+        self.positions = positions
+        self.script = script
+
+
+def demo_source(script: Script, seed: int = 0, *, still_frames: int = 4, hand_frames: int = 3,
+                tilt_deg: float = 28.0) -> DemoSource:
+    """A rendered video of ``script`` (see the module docstring)."""
+    return DemoSource(script, demo_shot(seed, tilt_deg=tilt_deg), seed=seed,
+                      still_frames=still_frames, hand_frames=hand_frames)
