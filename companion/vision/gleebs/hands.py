@@ -30,8 +30,8 @@ PATCH_MM2 = 140.0
 RING_MM = 15.0
 #: a stretch of grid line this long (mm) hidden where no stack stands is a hand; or this much
 #: in all
-RUN_MM = 14.0
-TOTAL_MM = 30.0
+RUN_MM = 10.0
+TOTAL_MM = 24.0
 #: a line sample is missing when its contrast is below this share of the typical contrast
 MISSING_SHARE = 0.35
 #: contrast noise is never taken below this (JPEG and the 8-bit scale leave at least this much)

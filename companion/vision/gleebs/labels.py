@@ -8,8 +8,8 @@ the lit sheet down to the shadow a pyramid casts, so shadows never read as piece
 from every class is "other".
 
 Classifying a whole picture pixel by pixel in L*a*b* is too slow for a frame's budget, so the
-classes are tabulated once per model over white-referenced BGR (32 levels a channel on a square
-root scale, fine where dark colours need it) and a frame is labelled by two table look-ups.
+classes are tabulated once per model over white-referenced BGR (64 levels a channel on a square
+root scale: fine where dark colours need it, and steps of 3 % at white) and a frame is labelled by two table look-ups.
 """
 
 from __future__ import annotations
@@ -31,12 +31,15 @@ PAPER_SIGMA = (22.0, 8.0, 8.0)
 #: the fixed paper class takes paper at least this light; darker paper (shadows) is recognised
 #: frame by frame along the frame's own shadow line (:meth:`Labeller.shade`)
 LIGHT_PAPER_L = 70.0
-DEFAULT_SHADOW_L = 45.0
-SHADOW_MARGIN_L = 5.0
+PAPER_CHROMA = 8.0
+DEFAULT_SHADOW_L = 40.0
+#: the darkest a shadow on paper is taken to be (L*): far lighter than black plastic, whose
+#: faces reflect a twentieth of what paper does
+SHADOW_MIN_L = 16.0
 SHADE_MIN_PIXELS = 150
 #: a pixel whose nearest class is farther than this (Mahalanobis) is "other"
 OTHER_DISTANCE = 4.5
-LEVELS = 32
+LEVELS = 64
 
 
 def label_of(colour: str) -> int:
@@ -68,20 +71,25 @@ class Labeller:
         rel = _bin_centres()
         lab = lab_features((rel * 255.0).astype(np.float32), (255.0, 255.0, 255.0)).astype(np.float64)
         table = np.empty(len(lab), np.uint8)
-        for start in range(0, len(lab), 8192):  # in chunks: N×K×3 at once is large
-            f = lab[start:start + 8192]
+        for start in range(0, len(lab), 16384):  # in chunks: N×K×3 at once is large
+            f = lab[start:start + 16384]
             diff = f[:, None, :] - mu[None, :, :]
             d2 = np.einsum("nki,kij,nkj->nk", diff, inv, diff)
             score = -0.5 * d2 - 0.5 * logdet[None, :]
-            # the fixed paper class only takes light paper; paper in shadow is decided per frame
+            # the fixed paper class only takes light, neutral paper (white-referenced paper is
+            # grey whatever the light); paper in shadow is decided per frame
             score[f[:, 0] < LIGHT_PAPER_L, 0] = -np.inf
             best = np.argmax(score, axis=1)
             far = d2[np.arange(len(best)), best] > OTHER_DISTANCE ** 2
             out = best.astype(np.uint8)
             out[far] = OTHER
-            table[start:start + 8192] = out
+            table[start:start + 16384] = out
         self.table = table
         self.lab = lab.astype(np.float32)
+        # bins at the top of two channels (paper whose light clips in the camera) and not dark
+        # in the third: overexposed paper, however tinted its one unclipped channel makes it
+        top = rel >= 0.999
+        self.clipped_paper = (top.sum(axis=1) >= 2) & (rel.min(axis=1) >= 0.72)
         self.chroma = np.hypot(self.lab[:, 1], self.lab[:, 2])
 
     def _bins(self, image: np.ndarray, white: tuple[float, float, float]) -> np.ndarray:
@@ -90,15 +98,15 @@ class Labeller:
         for c in range(3):
             x = np.clip(v / max(float(white[c]), 1.0), 0.0, 1.0)
             tables.append(np.round((LEVELS - 1) * np.sqrt(x)).astype(np.int32))
-        return (tables[0][image[:, :, 0]] << 10) | (tables[1][image[:, :, 1]] << 5) | tables[2][image[:, :, 2]]
+        return (tables[0][image[:, :, 0]] << 12) | (tables[1][image[:, :, 1]] << 6) | tables[2][image[:, :, 2]]
 
     def shade(self, bins: np.ndarray) -> tuple[float, float, float]:
         """How paper looks in shadow in this frame: the tint of its shadows (a*, b* gained per
-        unit of lightness lost) and how dark their cores are (L*), read off the paper itself.
+        unit of lightness lost) and the darkest it gets in them (L*), read off the paper itself.
         A sky-lit shadow under a low warm sun is bluish; under a lamp it is grey."""
         lab = self.lab[bins]
         L, a, b = lab[:, 0], lab[:, 1], lab[:, 2]
-        cand = (L >= 36.0) & (L <= 90.0) & (self.chroma[bins] <= 28.0)
+        cand = (L >= SHADOW_MIN_L) & (L <= 85.0) & (self.chroma[bins] <= 28.0)
         if int(np.count_nonzero(cand)) < SHADE_MIN_PIXELS:
             return 0.0, 0.0, DEFAULT_SHADOW_L
         depth = 100.0 - L[cand]
@@ -107,24 +115,44 @@ class Labeller:
         norm = math.hypot(ta, tb)
         if norm > 0.5:
             ta, tb = ta * 0.5 / norm, tb * 0.5 / norm
-        core = float(np.clip(np.percentile(L[cand], 5), 38.0, 75.0))
+        # the shadows' cores: most of what is darker than lit paper and grey is shadow (the
+        # pieces' dark faces are few, and darker still)
+        core = float(np.clip(np.percentile(L[cand], 20) - 6.0, SHADOW_MIN_L + 2.0, 75.0))
         return ta, tb, core
 
-    def table_for(self, tint: tuple[float, float, float]) -> np.ndarray:
+    def paper_tone(self, bins: np.ndarray) -> tuple[float, float, float]:
+        """How lit paper reads in this frame: its (a*, b*) (not quite grey when a channel is
+        clipped or the light varies across the board) and how far from that it may stray."""
+        lab = self.lab[bins]
+        lit = lab[lab[:, 0] >= 85.0]
+        if len(lit) < 30:
+            return 0.0, 0.0, PAPER_CHROMA
+        a, b = float(np.median(lit[:, 1])), float(np.median(lit[:, 2]))
+        spread = 1.4826 * float(np.median(np.hypot(lit[:, 1] - a, lit[:, 2] - b)))
+        return a, b, float(np.clip(3.5 * spread + 3.0, PAPER_CHROMA, 16.0))
+
+    def table_for(self, tint: tuple[float, float, float],
+                  tone: tuple[float, float, float] = (0.0, 0.0, PAPER_CHROMA)) -> np.ndarray:
         """The frame's table: the fixed classes, with every bin lying along this frame's
-        shadow line (from white paper down to its shadows' cores) made paper."""
+        paper line made paper: from lit paper (as the frame's own paper reads, ``tone``) down
+        to its shadows' cores along their tint (``tint``)."""
         ta, tb, core = tint
+        pa, pb, radius = tone
         L, a, b = self.lab[:, 0], self.lab[:, 1], self.lab[:, 2]
+        lit = (L >= LIGHT_PAPER_L) & (np.hypot(a - pa, b - pb) <= radius)
         depth = np.maximum(100.0 - L, 0.0)
-        off = np.hypot(a - ta * depth, b - tb * depth)
-        paper = (L >= core - SHADOW_MARGIN_L) & (off <= 6.0 + 0.1 * depth)
-        return np.where(paper, np.uint8(PAPER), self.table)
+        off = np.hypot(a - pa - ta * depth, b - pb - tb * depth)
+        shade = (L >= core) & (off <= 9.0 + 0.15 * depth)
+        table = np.where(self.table == PAPER, np.uint8(OTHER), self.table)
+        return np.where(lit | shade | self.clipped_paper, np.uint8(PAPER), table)
 
     def label(self, image: np.ndarray, white: tuple[float, float, float],
-              sample: np.ndarray | None = None) -> np.ndarray:
+              sample: np.ndarray | None = None, paper: np.ndarray | None = None) -> np.ndarray:
         """Labels (uint8, H×W) of a BGR picture whose white paper reads ``white``. ``sample``
-        (a mask) says where paper's shadows may be studied (the board, not its print)."""
+        (a mask) says where paper's shadows may be studied (the board, not its print); ``paper``
+        (flat pixel indices) where blank paper surely is."""
         bins = self._bins(image, white)
         region = bins[::2, ::2] if sample is None else bins[::2, ::2][sample[::2, ::2] > 0]
         tint = self.shade(region.ravel())
-        return self.table_for(tint)[bins]
+        tone = self.paper_tone(bins.ravel()[paper]) if paper is not None else (0.0, 0.0, PAPER_CHROMA)
+        return self.table_for(tint, tone)[bins]

@@ -83,7 +83,7 @@ class GleebsReader:
         white = _white(smooth, plane.paper)
         if white is None:
             return None
-        labels = self.labeller.label(smooth, white, sample=1 - plane.ink)
+        labels = self.labeller.label(smooth, white, sample=1 - plane.ink, paper=plane.paper)
         reader = StackReader(plane.rect, labels, plane.ink, self.spec)
         stacks = reader.read_all()
         grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY).astype(np.float32)

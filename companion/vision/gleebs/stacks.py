@@ -57,6 +57,8 @@ ROUNDING_PRIOR = 0.5
 MAX_ROUNDING_MM = 4.0
 #: the stack's axis stands within this of its square's middle (mm)
 MAX_OFFSET_MM = 7.0
+#: the fit cost margin over which a size's confidence grows (see :meth:`StackReader._conf`)
+SIZE_MARGIN = 0.15
 #: the fewest pixels of a patch worth reading (at the plane's resolution)
 MIN_PIXELS = 25
 #: a stack reaches at most this high (three pyramids turned against each other)
@@ -181,10 +183,12 @@ class StackReader:
         self.spec = spec
         C = rect.view.pose.camera_position
         self.C = np.asarray(C, float)
-        fg = (labels != PAPER).astype(np.uint8)
+        # a piece is what shows one of the pieces' colours ("other" is a hand, a sleeve, the
+        # fringe of a shadow: the hand check looks at it)
+        fg = ((labels != PAPER) & (labels != OTHER)).astype(np.uint8)
         # print is black: on it only a colour is surely a piece (a black pyramid standing on a
         # line cannot be told from the line, and is bridged over it below)
-        fg[(ink > 0) & ((labels == BLACK) | (labels == OTHER))] = 0
+        fg[(ink > 0) & (labels == BLACK)] = 0
         # a grid line crossing a pyramid's picture must not cut it in two: fill the masked
         # band where the picture continues on both sides
         r = max(2, int(round(2.0 * rect.ppm)))
@@ -192,6 +196,8 @@ class StackReader:
         fg = fg | (closed & ink)
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
         self.fg = fg
+        # what joins a stack's pieces: mixed pixels where two colours meet read "other"
+        self.joined = fg | ((labels == OTHER) & (ink == 0)).astype(np.uint8)
         self.ink = ink
         self.explained = np.zeros_like(fg)
 
@@ -280,9 +286,11 @@ class StackReader:
         if x1 - x0 < 4 or y1 - y0 < 4:
             return None
         zone = self._zone(c0, win)
-        fg = self.fg[y0:y1, x0:x1] & zone & (1 - self.explained[y0:y1, x0:x1])
+        free = zone & (1 - self.explained[y0:y1, x0:x1])
+        fg = self.fg[y0:y1, x0:x1] & free
         # the stack is what is connected to the square's middle
-        n, comp, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        n, comp, stats, _ = cv2.connectedComponentsWithStats(self.joined[y0:y1, x0:x1] & free,
+                                                             connectivity=8)
         core_px = self.rect.to_px(c0[None])[0] - np.array([x0, y0])
         r = max(2, int(round(3.0 * self.rect.ppm)))
         cx, cy = int(round(core_px[0])), int(round(core_px[1]))
@@ -290,7 +298,7 @@ class StackReader:
         ids = [i for i in np.unique(core) if i != 0 and stats[i, cv2.CC_STAT_AREA] >= MIN_PIXELS]
         if not ids:
             return None
-        blob = np.isin(comp, ids).astype(np.uint8)
+        blob = (np.isin(comp, ids) & (fg > 0)).astype(np.uint8)
         hidden = self._hidden(win, zone)
         measured = self._support(blob, (x0, y0), c0, hidden)
         if measured is None:
@@ -388,11 +396,9 @@ class StackReader:
         keep = (rest_labs != PAPER) & (rest_labs != OTHER)
         rest_labs = rest_labs[keep]
         if len(rest_labs) < MIN_PIXELS // 2:
-            # the outline is wider than the top but shows no other colour: a lower pyramid of
-            # the top's own colour
-            lower = [Level(top_colour, b0, 0.5)]
-            return (lower + [Level(top_colour, top.size, self._conf(purity, top))],
-                    [bottom.yaw, top.yaw], top)
+            # nothing of another colour shows around the top: the outline's width came from
+            # something else (a shadow's fringe, a neighbour); the top stands alone
+            return [Level(top_colour, top.size, round(0.8 * self._conf(purity, top), 3))], [top.yaw], top
         counts = np.bincount(rest_labs, minlength=OTHER + 1)
         order = [int(k) for k in np.argsort(counts)[::-1] if counts[k] > 0]
         main = order[0]
@@ -422,10 +428,13 @@ class StackReader:
         return [Level(colour, size, self._conf(purity, bottom))], [bottom.yaw], None
 
     def _conf(self, purity: float, fit: SquareFit) -> float:
+        """How sure a pyramid's reading is: the share of its colour among the pixels read along
+        the axis, and how much better its size fits the outline than the next size (cost
+        margins of a few tenths separate sizes in the corpora; below 0.1 they do not)."""
         costs = sorted(fit.costs.values())
         margin = (costs[1] - costs[0]) if len(costs) > 1 else 4.0
-        size_sure = 1.0 - math.exp(-max(margin, 0.0) / 0.5)
-        return round(float(min(0.995, 0.5 + 0.495 * purity * size_sure)), 3)
+        size_sure = 1.0 - math.exp(-max(margin, 0.0) / SIZE_MARGIN)
+        return round(float(min(0.99, 0.5 + 0.5 * purity * size_sure)), 3)
 
     def _apex_height(self, blob: np.ndarray, off: tuple[int, int], c0: np.ndarray,
                      bottom: SquareFit) -> float:
