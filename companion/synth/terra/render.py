@@ -398,7 +398,8 @@ def _blocks(scene: TerraScene) -> dict[int, list[_Block]]:
                 rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
                 cx, cy = (x + 0.5) * SQUARE_MM + dx, (y + 0.5) * SQUARE_MM + dy
                 foot = scene.to_table(local @ rot.T + np.array([cx, cy]))
-                if np.cross(foot[1] - foot[0], foot[2] - foot[1]) < 0:  # keep counter-clockwise
+                e1, e2 = foot[1] - foot[0], foot[2] - foot[1]
+                if e1[0] * e2[1] - e1[1] * e2[0] < 0:  # keep counter-clockwise
                     foot = foot[::-1]
                 corners = np.vstack([np.column_stack([foot, np.full(4, k * BLOCK_MM)]),
                                      np.column_stack([foot, np.full(4, (k + 1) * BLOCK_MM)])])

@@ -88,6 +88,8 @@ class TerraSequenceSource(FrameSource):
         self.name = name
         self._next = 0
         self._closed = False
+        #: the frame last read (what it shows), None before the first
+        self.last: Planned | None = None
 
     @property
     def fps(self) -> float | None:
@@ -104,6 +106,7 @@ class TerraSequenceSource(FrameSource):
         index = self._next
         self._next += 1
         planned = self.frames[index]
+        self.last = planned
         shot = replace(self.shot, seed=(self.shot.seed * 7919 + index) % (2**31 - 1))
         photo = photograph(planned.scene, shot)
         truth = photo.truth.to_json()

@@ -26,7 +26,8 @@ from companion.vision.terra.kit import BLOCK_MM, BOARD, GAME, HEAD_DIAMETER, SIZ
 
 #: a square is readable from one picture when at least this share of its top shows
 MIN_VISIBLE = 0.25
-#: a frame has a hand over the board when at least this many pixels of arm lie over it
+#: a frame has a hand over the board when at least this many pixels of arm lie over its grid
+#: (seen from the camera: the grid's squares up to its tallest tower)
 MIN_HAND_PX = 150
 
 
@@ -40,7 +41,8 @@ class TerraTruth:
     visible: tuple[float, ...]        # per square, index y * 10 + x
     flag_visible: tuple[float, ...]   # per flag, in the scene's order
     hand: bool                        # an arm is in the scene
-    hand_over_board: bool             # ... and shows over the board
+    hand_over_board: bool             # ... and shows over the grid
+    hand_cover: tuple[float, ...]     # per square: the share of its top the arm covers
     view: View                        # the camera, table frame
     board_view: View                  # the camera, board frame (cells are read in it)
 
@@ -54,6 +56,7 @@ class TerraTruth:
                 "visible": [round(v, 3) for v in self.visible],
                 "flag_visible": [round(v, 3) for v in self.flag_visible],
                 "hand": self.hand, "hand_over_board": self.hand_over_board,
+                "hand_cover": [round(v, 3) for v in self.hand_cover],
                 "view": self.view.to_json(), "board_view": self.board_view.to_json()}
 
 
@@ -100,6 +103,7 @@ def make_truth(scene: TerraScene, shot: Shot, rendered: RenderedTerra) -> TerraT
     bview = board_view(scene, view)
     ids = rendered.ids
     visible = []
+    cover = []
     for sq, h in enumerate(scene.heights):
         x, y = sq % SIZE, sq // SIZE
         if h > 0:
@@ -114,6 +118,7 @@ def make_truth(scene: TerraScene, shot: Shot, rendered: RenderedTerra) -> TerraT
             corners = BOARD.cell_corners(x, y)
             pts = np.column_stack([corners, np.zeros(4)])
             visible.append(_share(ids, bview.project(pts), BOARD_ID))
+        cover.append(_share(ids, bview.project(pts), HAND_ID) if scene.hand is not None else 0.0)
     counts = np.bincount(ids.ravel().astype(np.int64), minlength=HAND_ID + 1)
     flag_vis = []
     ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
@@ -128,11 +133,15 @@ def make_truth(scene: TerraScene, shot: Shot, rendered: RenderedTerra) -> TerraT
         flag_vis.append(min(1.0, seen / area) if area > 0 else 0.0)
     hand_over = False
     if scene.hand is not None and counts[HAND_ID] > 0:
-        outline = np.concatenate([np.column_stack([m.corners()[:, :2], np.zeros(4)]) for m in BOARD.markers])
+        w = SIZE * SQUARE_MM
+        grid = np.array([[0.0, 0.0], [w, 0.0], [w, w], [0.0, w]])
+        top = max(max(scene.heights), 1) * BLOCK_MM
+        outline = np.concatenate([np.column_stack([grid, np.full(4, z)]) for z in (0.0, top)])
         hull = cv2.convexHull(bview.project(outline).astype(np.float32))
         mask = np.zeros(ids.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1)
         hand_over = int(((ids == HAND_ID) & (mask > 0)).sum()) >= MIN_HAND_PX
     obs = ideal_observation(scene)
     return TerraTruth(obs, scene.heights, tuple((f.colour, f.cell) for f in scene.flags),
-                      tuple(visible), tuple(flag_vis), scene.hand is not None, hand_over, view, bview)
+                      tuple(visible), tuple(flag_vis), scene.hand is not None, hand_over,
+                      tuple(cover), view, bview)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from companion.synth.terra.colour_shot import learn_colours
 from companion.synth.terra.generate import corpus_item, table_layout
 from companion.synth.terra.photo import photograph
 from companion.vision.terra.features import FEATURE_NAMES
@@ -95,7 +96,8 @@ def collect(frames: int, seed: int, model: HeightModel | None, log=print) -> Dat
     for i in range(frames):
         scene, shot = corpus_item(seed, i, tilt_deg=TILTS[i % len(TILTS)])
         photo = photograph(scene, shot)
-        reader = TerraReader(camera=shot.view.camera, layout=table_layout(), model=model or _placeholder())
+        reader = TerraReader(camera=shot.view.camera, layout=table_layout(), model=model or _placeholder(),
+                             colours=learn_colours(scene, shot))
         rows = reader.features_for_tuning(photo.image, np.asarray(photo.truth.heights))
         if rows is None:
             continue

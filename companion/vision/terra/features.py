@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision.terra.geometry import BoardGeometry
-from companion.vision.terra.kit import BLOCK_MM, MAX_HEIGHT, SIZE, SQUARE_MM
+from companion.vision.terra.kit import BLOCK_MM, MAX_HEIGHT, SIZE, SQUARE_MM, head_centre_z
 
 #: heights considered for every square: 0 (empty) to MAX_HEIGHT blocks
 HEIGHTS = np.arange(MAX_HEIGHT + 1)
@@ -65,6 +65,7 @@ FEATURE_NAMES = (
     "empty_edge_grad", "bias_height",
     "paper_chroma", "paper_lum", "empty_paper_chroma", "empty_paper_lum",
     "top_chroma", "top_lum", "empty_top_chroma", "empty_top_lum",
+    "flag_fit",
 )
 #: features that need the frame's block colour (left at 0 in the first pass)
 TOP_FEATURES = tuple(i for i, n in enumerate(FEATURE_NAMES) if n.endswith(("top_chroma", "top_lum")))
@@ -89,6 +90,8 @@ class Samples:
     side_g: np.ndarray
     side_m: np.ndarray
     sides: np.ndarray
+    head_px: np.ndarray      # (100, NH, 2): where a flag's head on each hypothesis would be
+    px_per_mm: float
     grad_scale: float
     origin: tuple[int, int]  # the crop's top-left pixel
     shape: tuple[int, int]   # the crop's (h, w)
@@ -179,19 +182,47 @@ def sample(image: np.ndarray, geo: BoardGeometry) -> Samples:
     side_m = _sample(m, side_px)
     scale = float(np.median(top_m[:, :, N_INNER:])) + 1.0
     top_bgr = _sample(bgr, top_px[:, :, :N_INNER])
+    heads = np.concatenate([np.broadcast_to(centres[:, None, :], (NSQ, NH, 2)),
+                            np.broadcast_to(np.array([head_centre_z(int(h)) for h in HEIGHTS])[None, :, None],
+                                            (NSQ, NH, 1))], axis=-1)
+    head_px = geo.project(heads) - np.array([x0, y0])
     return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, geo.visible_sides(),
-                   scale, (x0, y0), g.shape, g, m, bgr)
+                   head_px, geo.px_per_mm(3 * BLOCK_MM), scale, (x0, y0), g.shape, g, m, bgr)
 
 
-def visible(mask: np.ndarray, px: np.ndarray) -> np.ndarray:
-    """Whether each sample point is in the crop and not hidden (mask value < HIDDEN)."""
-    h, w = mask.shape
-    xi = np.round(px[..., 0]).astype(np.int64)
-    yi = np.round(px[..., 1]).astype(np.int64)
+def visible(depth: np.ndarray, px: np.ndarray, limit: np.ndarray | int = 1) -> np.ndarray:
+    """Whether each sample point is in the crop and not hidden. ``depth`` is the occlusion
+    image of :func:`occlusion`; a point of a square in wavefront ``w`` is hidden where the
+    nearest thing painted is nearer than it: a value below ``limit = w + 1`` (given per square,
+    the first axis of ``px``)."""
+    h, w = depth.shape
+    xi = np.clip(np.round(px[..., 0]).astype(np.int64), -1, w)
+    yi = np.clip(np.round(px[..., 1]).astype(np.int64), -1, h)
     inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    out = np.zeros(px.shape[:-1], bool)
-    out[inside] = mask[yi[inside], xi[inside]] < HIDDEN
-    return out
+    vals = depth[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
+    lim = np.asarray(limit).reshape((-1,) + (1,) * (px.ndim - 2)) if np.ndim(limit) else limit
+    return inside & (vals >= lim)
+
+
+def occlusion(geo: BoardGeometry, heights: np.ndarray, shape: tuple[int, int], origin: tuple[int, int],
+              hidden: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The occlusion image for a height map, and each square's limit for :func:`visible`:
+    every pixel holds 1 + the wavefront of the nearest tower covering it (255: none; 0 where
+    ``hidden``, the flags' heads, which hide whatever is behind them). Towers are painted
+    farthest first, so the nearest one stays."""
+    depth = np.full(shape, HIDDEN, np.uint8)
+    waves = geo.wavefronts()
+    limit = np.zeros(NSQ, np.int64)
+    for w, wave in enumerate(waves):
+        limit[wave] = w + 1
+    for w in range(len(waves) - 1, -1, -1):
+        for s in waves[w]:
+            hull = silhouette(geo, int(s), int(heights[s]), origin)
+            if hull is not None:
+                cv2.fillConvexPoly(depth, hull, int(w + 1), cv2.LINE_8, 4)
+    if hidden is not None:
+        depth[hidden] = 0
+    return depth, limit
 
 
 def _mean(v: np.ndarray, ok: np.ndarray, axis) -> tuple[np.ndarray, np.ndarray]:
@@ -208,6 +239,7 @@ class Palette:
 
     paper: np.ndarray
     top: np.ndarray | None = None
+    heads: np.ndarray | None = None  # K × 2 crop pixels of the flags' heads seen
 
 
 def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,12 +247,15 @@ def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return bgr / total[..., None], total
 
 
-def features(smp: Samples, squares: np.ndarray, mask: np.ndarray, palette: Palette) -> np.ndarray:
-    """Feature vectors (len(squares), NH, NF) of the given squares under the visibility mask."""
+def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray,
+             palette: Palette) -> np.ndarray:
+    """Feature vectors (len(squares), NH, NF) of the given squares under the occlusion image
+    (``limit``: each square's, see :func:`visible`)."""
     sq = np.asarray(squares)
+    lim = limit[sq]
     scale = smp.grad_scale
     top_px = smp.top_px[sq]
-    ok = visible(mask, top_px)                    # S×NH×N_TOP
+    ok = visible(depth, top_px, lim)                    # S×NH×N_TOP
     g = smp.top_g[sq]
     m = smp.top_m[sq] / scale
     S = len(sq)
@@ -245,7 +280,7 @@ def features(smp: Samples, squares: np.ndarray, mask: np.ndarray, palette: Palet
     edge_seen = n_e / ok_e.shape[2]
     inner_seen = n_i / N_INNER
     # sides: levels below h on the faces looking at the camera
-    side_ok = visible(mask, smp.side_px[sq]) & smp.sides[sq][:, None, :, None, None]  # S×NH×4×2×F
+    side_ok = visible(depth, smp.side_px[sq], lim) & smp.sides[sq][:, None, :, None, None]  # S×NH×4×2×F
     sm = smp.side_m[sq] / scale
     sg = smp.side_g[sq]
     below = (HEIGHTS[None, :] < HEIGHTS[:, None])  # [h, k]: level k is part of a tower of height h
@@ -305,6 +340,9 @@ def features(smp: Samples, squares: np.ndarray, mask: np.ndarray, palette: Palet
         F[..., 24] = np.where(has, top_lum, 0.0) * full
         F[..., 25] = np.where(has, top_chroma, 0.0) * empty
         F[..., 26] = np.where(has, top_lum, 0.0) * empty
+    if palette.heads is not None and len(palette.heads):
+        d = np.linalg.norm(smp.head_px[sq][:, :, None, :] - palette.heads[None, None, :, :], axis=-1).min(axis=2)
+        F[..., 27] = np.exp(-0.5 * (d / (3.0 * smp.px_per_mm)) ** 2)
     return F
 
 
@@ -354,7 +392,7 @@ def _edge_points(geo: BoardGeometry, squares: np.ndarray, heights: np.ndarray, i
 
 
 def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np.ndarray,
-                  mask: np.ndarray) -> EdgeFit:
+                  depth: np.ndarray, limit: np.ndarray) -> EdgeFit:
     """Measure each top edge of ``squares`` (towers of height ``ref``) to a fraction of a
     pixel. The grey-level profiles across the edge at nine places along it (those fully
     visible) are averaged into one; the face's own grey is the profile's inner part, and the
@@ -367,7 +405,7 @@ def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np
     n = out - on
     n /= np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-9)
     prof = on[..., None, :] + _FINE_STEPS[None, None, None, :, None] * n[..., None, :]  # S×4×A×P×2
-    ok = visible(mask, prof).all(axis=-1)                                      # S×4×A
+    ok = visible(depth, prof, limit[squares]).all(axis=-1)                    # S×4×A
     vals = _sample(smp.grey, prof)                                             # S×4×A×P
     count = ok.sum(axis=-1)
     mean = np.where(ok[..., None], vals, 0.0).sum(axis=2) / np.maximum(count, 1)[..., None]  # S×4×P

@@ -27,12 +27,16 @@ import numpy as np
 
 from companion.vision.colours import ColourModel
 from companion.vision.terra.geometry import BoardGeometry
-from companion.vision.terra.kit import FLAG_COLOURS, HEAD_DIAMETER, SIZE, SQUARE_MM, head_centre_z
+from companion.vision.terra.kit import (
+    FLAG_COLOURS, HEAD_DIAMETER, MAX_HEIGHT, SIZE, SQUARE_MM, head_centre_z,
+)
 
 #: a pixel is a candidate head pixel when its white-referenced saturation reaches this ...
 MIN_SATURATION = 0.55
 #: ... and its brightness this share of white's
 MIN_VALUE = 0.10
+#: at most this many heads of one colour are taken to touch in the image
+MAX_HEADS_TOUCHING = 3
 #: a colour confidence below this does not count for a head
 MIN_COLOUR_CONF = 0.25
 
@@ -59,22 +63,40 @@ def default_colours() -> ColourModel:
     return ColourModel.default(FLAG_COLOURS)
 
 
-def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, geo: BoardGeometry
-               ) -> tuple[list[Blob], np.ndarray]:
+def _reach(shape: tuple[int, int], geo: BoardGeometry, origin: tuple[int, int]) -> np.ndarray:
+    """Where a head can show (crop pixels): over the grid, from a flag on the board to one on
+    the tallest tower the reader considers."""
+    w = SIZE * SQUARE_MM
+    corners = np.array([[0.0, 0.0], [w, 0.0], [w, w], [0.0, w]])
+    pts = np.concatenate([np.column_stack([corners, np.full(4, z)])
+                          for z in (head_centre_z(0), head_centre_z(MAX_HEIGHT))])
+    px = geo.project(pts) - np.asarray(origin, float)
+    out = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(out, cv2.convexHull(np.round(px).astype(np.int32)), 1)
+    return out > 0
+
+
+def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, geo: BoardGeometry,
+               origin: tuple[int, int]) -> tuple[list[Blob], np.ndarray]:
     """Heads in the board's crop (float BGR), and the mask of their pixels (dilated a little,
-    for hiding them from the height reading)."""
-    rel = crop_bgr / np.maximum(np.asarray(white, np.float32), 1.0)
+    for hiding them from the height reading). The search runs at half resolution (a head is
+    still 5 pixels or more across there); centres are given in full crop pixels."""
+    full_shape = crop_bgr.shape[:2]
+    small = cv2.resize(crop_bgr, (full_shape[1] // 2, full_shape[0] // 2), interpolation=cv2.INTER_AREA)
+    rel = small / np.maximum(np.asarray(white, np.float32), 1.0)
     mx = rel.max(axis=2)
     mn = rel.min(axis=2)
     sat = (mx - mn) / np.maximum(mx, 1e-3)
-    cand = (sat >= MIN_SATURATION) & (mx >= MIN_VALUE)
-    mask = np.zeros(cand.shape, np.uint8)
+    reach = cv2.resize(_reach(full_shape, geo, origin).astype(np.uint8), (sat.shape[1], sat.shape[0]),
+                       interpolation=cv2.INTER_NEAREST) > 0
+    cand = (sat >= MIN_SATURATION) & (mx >= MIN_VALUE) & reach
+    mask = np.zeros(sat.shape, np.uint8)
     if not cand.any():
-        return [], mask.astype(bool)
+        return [], np.zeros(full_shape, bool)
     ys, xs = np.nonzero(cand)
-    idx, conf = colours.classify(crop_bgr[ys, xs], white)
+    idx, conf = colours.classify(small[ys, xs], white)
     names = colours.names
-    ppm = geo.px_per_mm(150.0)
+    ppm = geo.px_per_mm(150.0) / 2
     expected = np.pi / 4 * (HEAD_DIAMETER * ppm) ** 2
     blobs: list[Blob] = []
     label_img = np.zeros(cand.shape, np.uint8)
@@ -88,15 +110,20 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
         label_img[ys[sel], xs[sel]] = 1
         label_img = cv2.morphologyEx(label_img, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         n, lab, stats, cents = cv2.connectedComponentsWithStats(label_img, connectivity=8)
-        for c in range(1, n):
-            area = float(stats[c, cv2.CC_STAT_AREA])
-            if area < 0.2 * expected:
-                continue
-            mask[lab == c] = 1
-            pts = np.column_stack(np.nonzero(lab == c)[::-1]).astype(np.float32)
-            colour_conf = float(np.median(conf[sel])) if sel.any() else 0.0
-            count = int(round(area / expected))
-            if count >= 2 and len(pts) >= 2 * count:
+        areas = stats[:, cv2.CC_STAT_AREA].astype(float)
+        keep = (areas >= 0.2 * expected) & (areas <= MAX_HEADS_TOUCHING * 1.3 * expected)
+        keep[0] = False  # the background, or specks and things far larger than a few heads
+        if not keep.any():
+            continue
+        mask |= keep.astype(np.uint8)[lab]
+        colour_conf = float(np.median(conf[sel]))
+        for c in np.nonzero(keep)[0]:
+            area = areas[c]
+            count = min(int(round(area / expected)), MAX_HEADS_TOUCHING)
+            if count >= 2:
+                x, y, w, h = (int(v) for v in stats[c, :4])
+                ys_c, xs_c = np.nonzero(lab[y:y + h, x:x + w] == c)
+                pts = np.column_stack([xs_c + x, ys_c + y]).astype(np.float32)
                 crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
                 _, labels, centres = cv2.kmeans(pts, count, None, crit, 3, cv2.KMEANS_PP_CENTERS)
                 for j in range(count):
@@ -104,8 +131,10 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
                                       float((labels.ravel() == j).sum()), colour_conf))
             else:
                 blobs.append(Blob(name, (float(cents[c][0]), float(cents[c][1])), area, colour_conf))
-    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
-    return blobs, mask
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    full = cv2.resize(mask, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    return [Blob(b.colour, (2 * b.centre[0] + 0.5, 2 * b.centre[1] + 0.5), 4 * b.area, b.conf)
+            for b in blobs], full
 
 
 def assign(blobs: list[Blob], heights: np.ndarray, geo: BoardGeometry, origin: tuple[int, int]

@@ -51,6 +51,8 @@ from companion.vision.terra.kit import BOARD
 BOARD_LAYOUT = TableLayout(BOARD.markers, measured=True)
 #: worst reprojection error (px) of a reused pose's markers before the search runs again
 REUSE_RMS_PX = 0.8
+#: a fit whose corners are off by more than this (px, RMS) drops its worst marker and tries again
+OUTLIER_RMS_PX = 0.9
 #: a board pose fitted worse than this (px) is not trusted
 MAX_FIT_RMS_PX = 2.5
 
@@ -66,15 +68,22 @@ class Located:
     rms_px: float | None = None
     message: str = ""
     reused: bool = False
+    residuals: dict[int, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.geometry is not None
 
 
-def _detector():
+def _detector(subpixel: bool = False):
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    params = cv2.aruco.DetectorParameters()
+    if subpixel:  # as calibration.markers does
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.cornerRefinementWinSize = 4
+        params.cornerRefinementMaxIterations = 50
+        params.cornerRefinementMinAccuracy = 0.01
+    return cv2.aruco.ArucoDetector(dictionary, params)
 
 
 @dataclass
@@ -86,6 +95,7 @@ class BoardLocator:
     layout: TableLayout | None = None
     _last: Located | None = field(default=None, init=False, repr=False)
     _detector: object = field(default_factory=_detector, init=False, repr=False)
+    _fine: object = field(default_factory=lambda: _detector(subpixel=True), init=False, repr=False)
 
     def locate(self, image: np.ndarray, *, reuse: bool = True) -> Located:
         grey = to_grey(image)
@@ -93,7 +103,10 @@ class BoardLocator:
         if reuse and self._last is not None and self._still_there(grey, self._last):
             return Located(self._last.geometry, self._last.markers, self._last.detections,
                            self._last.rms_px, self._last.message, reused=True)
-        found = self._find(grey)
+        camera = self.camera
+        if camera is not None and tuple(camera.size) != size:
+            camera = camera.scaled(size) if abs(camera.size[0] / camera.size[1] - size[0] / size[1]) < 0.01 else None
+        found = self._find(grey, camera)
         board = {i: d for i, d in found.items() if i in BOARD_MARKER_IDS}
         if not board:
             self._last = None
@@ -102,25 +115,45 @@ class BoardLocator:
             return Located(None, message=f"no board marker (ids 4-7) seen{what}: show the camera the "
                            "Terra Turrium board printed by `companion calibrate targets`, its "
                            "corner markers uncovered")
-        camera = self.camera
-        if camera is not None and tuple(camera.size) != size:
-            camera = camera.scaled(size) if abs(camera.size[0] / camera.size[1] - size[0] / size[1]) < 0.01 else None
         table = {i: d for i, d in found.items() if i in TABLE_MARKER_IDS}
-        out = self._with_table(table, board, camera, size) if table else None
-        if out is None:
-            loc = locate_table(None, camera, BOARD_LAYOUT, detections=list(board.values()), size=size)
-            if not loc.ok or loc.view is None:
-                self._last = None
-                return Located(None, tuple(sorted(board)), tuple(board.values()), loc.reprojection_px,
-                               f"the board markers could not be fitted: {loc.message}")
-            out = Located(BoardGeometry(loc.view), tuple(sorted(board)), tuple(board.values()),
-                          loc.reprojection_px, loc.message)
+        layout = self.layout or TableLayout.rectangle()
+        out: Located | None = None
+        for _ in range(3):  # a marker that disagrees with the others (misread) is dropped
+            if camera is not None and (layout.measured or not table):
+                out = _fit_calibrated(camera, table, board, layout)
+            else:
+                out = self._fit_estimated(table, board, camera, size, layout)
+            if out.geometry is None or out.rms_px is None or out.rms_px <= OUTLIER_RMS_PX:
+                break
+            worst = _worst_marker(out)
+            if worst is None or len(board) + len(table) <= 1 or (worst in board and len(board) == 1):
+                break
+            board.pop(worst, None)
+            table.pop(worst, None)
+        assert out is not None
+        if out.geometry is None:
+            self._last = None
+            return out
         if out.rms_px is not None and out.rms_px > MAX_FIT_RMS_PX:
             self._last = None
             return Located(None, out.markers, out.detections, out.rms_px,
                            f"the markers do not agree (error {out.rms_px:.1f} px): is the board flat?")
         self._last = out
         return out
+
+    def _fit_estimated(self, table: dict[int, Detection], board: dict[int, Detection],
+                       camera: CameraModel | None, size: tuple[int, int], layout: TableLayout) -> Located:
+        """Without a lens calibration: :func:`calibration.pose.locate_table` estimates the focal
+        length too (from the table markers when in view, which span more of the image)."""
+        out = self._with_table(table, board, camera, size) if table else None
+        if out is not None:
+            return out
+        loc = locate_table(None, camera, BOARD_LAYOUT, detections=list(board.values()), size=size)
+        if not loc.ok or loc.view is None:
+            return Located(None, tuple(sorted(board)), tuple(board.values()), loc.reprojection_px,
+                           f"the board markers could not be fitted: {loc.message}")
+        return Located(BoardGeometry(loc.view), tuple(sorted(board)), tuple(board.values()),
+                       loc.reprojection_px, loc.message)
 
     def _with_table(self, table: dict[int, Detection], board: dict[int, Detection],
                     camera: CameraModel | None, size: tuple[int, int]) -> Located | None:
@@ -166,24 +199,42 @@ class BoardLocator:
         dets = tuple(board.values()) + tuple(table.values())
         return Located(BoardGeometry(View(cam, board_pose)), markers, dets, rms, tloc.message)
 
-    def _find(self, grey: np.ndarray) -> dict[int, Detection]:
+    def _find(self, grey: np.ndarray, camera: CameraModel | None) -> dict[int, Detection]:
+        """Markers 0–7: found on the half-size image, then found again on a full-resolution
+        crop around each (the detector's sub-pixel corners there are far closer than twice the
+        half-size ones), then refined along their edges."""
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(half)  # type: ignore[attr-defined]
-        dets = []
+        quads: dict[int, np.ndarray] = {}
         if ids is not None:
             for c, i in zip(corners, ids.ravel()):
-                quad = np.asarray(c, np.float64).reshape(4, 2) * 2.0 + 0.5
-                dets.append(Detection(int(i), refine_by_edges(grey, quad, camera=self.camera)))
-        found = unique_by_id(dets)
-        if len([i for i in found if i in BOARD_MARKER_IDS]) < len(BOARD_MARKER_IDS):
-            # a marker too small for the half-size image, or one half covered: the full image
-            corners, ids, _ = self._detector.detectMarkers(grey)  # type: ignore[attr-defined]
+                if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:
+                    quads.setdefault(int(i), np.asarray(c, np.float64).reshape(4, 2) * 2.0 + 0.5)
+        if not any(i in BOARD_MARKER_IDS for i in quads):
+            # markers too small for the half-size image: the full one
+            corners, ids, _ = self._fine.detectMarkers(grey)  # type: ignore[attr-defined]
             if ids is not None:
                 for c, i in zip(corners, ids.ravel()):
-                    if int(i) not in found:
-                        quad = np.asarray(c, np.float64).reshape(4, 2)
-                        found[int(i)] = Detection(int(i), refine_by_edges(grey, quad, camera=self.camera))
-        return found
+                    if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:
+                        quads.setdefault(int(i), np.asarray(c, np.float64).reshape(4, 2))
+        out = {}
+        for i, quad in quads.items():
+            out[i] = Detection(i, _refine(grey, self._redetect(grey, i, quad), camera))
+        return out
+
+    def _redetect(self, grey: np.ndarray, marker_id: int, quad: np.ndarray) -> np.ndarray:
+        side = float(np.max(np.ptp(quad, axis=0)))
+        pad = int(0.5 * side) + 6
+        x0 = max(int(quad[:, 0].min()) - pad, 0)
+        y0 = max(int(quad[:, 1].min()) - pad, 0)
+        x1 = min(int(quad[:, 0].max()) + pad, grey.shape[1])
+        y1 = min(int(quad[:, 1].max()) + pad, grey.shape[0])
+        corners, ids, _ = self._fine.detectMarkers(np.ascontiguousarray(grey[y0:y1, x0:x1]))  # type: ignore[attr-defined]
+        if ids is not None:
+            for c, i in zip(corners, ids.ravel()):
+                if int(i) == marker_id:
+                    return np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], float)
+        return quad
 
     def _still_there(self, grey: np.ndarray, last: Located) -> bool:
         """Whether the markers of the last pose still show where they were: the dark border
@@ -202,6 +253,109 @@ class BoardLocator:
             vout = _values(grey, pts_out)
             checks.append(np.median(vout - vin))
         return bool(len(checks) and min(checks) > 40.0)
+
+
+def _refine(grey: np.ndarray, quad: np.ndarray, camera: CameraModel | None) -> np.ndarray:
+    """:func:`calibration.markers.refine_by_edges` on a crop around the marker (the whole
+    frame need not be converted for one marker); the lens, when known, shifted with the crop."""
+    pad = 12
+    x0 = max(int(np.floor(quad[:, 0].min())) - pad, 0)
+    y0 = max(int(np.floor(quad[:, 1].min())) - pad, 0)
+    x1 = min(int(np.ceil(quad[:, 0].max())) + pad, grey.shape[1])
+    y1 = min(int(np.ceil(quad[:, 1].max())) + pad, grey.shape[0])
+    off = np.array([x0, y0], float)
+    cam = None
+    if camera is not None:
+        cam = CameraModel(camera.fx, camera.fy, camera.cx - x0, camera.cy - y0, (x1 - x0, y1 - y0),
+                          camera.dist, camera.rms, camera.source)
+    return refine_by_edges(grey[y0:y1, x0:x1], quad - off, camera=cam) + off
+
+
+def _object_points(table: dict[int, Detection], board: dict[int, Detection], layout: TableLayout
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    t_ids, b_ids = sorted(table), sorted(board)
+    t_obj = np.concatenate([layout.marker(i).corners() for i in t_ids]) if t_ids else np.zeros((0, 3))
+    t_img = np.concatenate([table[i].corners for i in t_ids]) if t_ids else np.zeros((0, 2))
+    b_obj = np.concatenate([BOARD.marker(i).corners() for i in b_ids])
+    b_img = np.concatenate([board[i].corners for i in b_ids])
+    return t_obj, t_img, b_obj, b_img
+
+
+def _rigid(src: np.ndarray, dst: np.ndarray) -> tuple[float, np.ndarray]:
+    """Angle and translation of the rigid motion taking 2-D points ``src`` onto ``dst``."""
+    cs, cd = src.mean(axis=0), dst.mean(axis=0)
+    a, b = src - cs, dst - cd
+    angle = math.atan2(float(np.sum(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])),
+                       float(np.sum(a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1])))
+    c, s_ = math.cos(angle), math.sin(angle)
+    return angle, cd - np.array([[c, -s_], [s_, c]]) @ cs
+
+
+def _board_pose(pose: TablePose, p: np.ndarray) -> TablePose:
+    """The camera seen from the board, the board lying at angle p[0], offset p[1:3] on the table."""
+    c, s_ = math.cos(p[0]), math.sin(p[0])
+    Rb = np.array([[c, -s_, 0.0], [s_, c, 0.0], [0.0, 0.0, 1.0]])
+    tb = np.array([p[1], p[2], 0.0])
+    return TablePose.from_Rt(pose.R @ Rb, pose.R @ tb + pose.t)
+
+
+def _fit_calibrated(camera: CameraModel, table: dict[int, Detection], board: dict[int, Detection],
+                    layout: TableLayout) -> Located:
+    """With the lens known: the pose by PnP on the table markers (their measured places) and
+    the board's place on the table from its markers, refined together; or, without table
+    markers, PnP on the board's markers alone."""
+    K, D = camera.K, camera.D
+    t_obj, t_img, b_obj, b_img = _object_points(table, board, layout)
+    markers = tuple(sorted(board)) + tuple(sorted(table))
+    dets = tuple(board[i] for i in sorted(board)) + tuple(table[i] for i in sorted(table))
+    if not len(t_obj):
+        ok, rvec, tvec = cv2.solvePnP(b_obj.reshape(-1, 1, 3), b_img.reshape(-1, 1, 2), K, D,
+                                      flags=cv2.SOLVEPNP_SQPNP)
+        if not ok:
+            return Located(None, markers, dets, None, "the board markers fit no camera pose")
+        rvec, tvec = cv2.solvePnPRefineLM(b_obj.reshape(-1, 1, 3), b_img.reshape(-1, 1, 2), K, D, rvec, tvec)
+        pose = TablePose(tuple(float(v) for v in rvec.ravel()), tuple(float(v) for v in tvec.ravel()))  # type: ignore[arg-type]
+        proj, _ = cv2.projectPoints(b_obj.reshape(-1, 1, 3), rvec, tvec, K, D)
+        err = np.linalg.norm(proj.reshape(-1, 2) - b_img, axis=1)
+        rms = float(np.sqrt(np.mean(err ** 2)))
+        return Located(BoardGeometry(View(camera, pose)), markers, dets, rms, "",
+                       residuals=_per_marker(sorted(board), err))
+    ok, rvec, tvec = cv2.solvePnP(t_obj.reshape(-1, 1, 3), t_img.reshape(-1, 1, 2), K, D, flags=cv2.SOLVEPNP_SQPNP)
+    if not ok:
+        return Located(None, markers, dets, None, "the table markers fit no camera pose")
+    rvec, tvec = cv2.solvePnPRefineLM(t_obj.reshape(-1, 1, 3), t_img.reshape(-1, 1, 2), K, D, rvec, tvec)
+    view = View(camera, TablePose(tuple(float(v) for v in rvec.ravel()), tuple(float(v) for v in tvec.ravel())))  # type: ignore[arg-type]
+    on_table = view.unproject_to_plane(b_img, 0.0)[:, :2]
+    angle, shift = _rigid(b_obj[:, :2], on_table)
+    x0 = np.concatenate([rvec.ravel(), tvec.ravel(), [angle], shift])
+
+    def residuals(p: np.ndarray) -> np.ndarray:
+        c, s_ = math.cos(p[6]), math.sin(p[6])
+        xy = b_obj[:, :2] @ np.array([[c, -s_], [s_, c]]).T + p[7:9]
+        pts = np.concatenate([t_obj, np.column_stack([xy, np.zeros(len(xy))])])
+        proj, _ = cv2.projectPoints(pts.reshape(-1, 1, 3), p[0:3], p[3:6], K, D)
+        return ((proj.reshape(-1, 2) - np.concatenate([t_img, b_img])) / CORNER_NOISE_PX).ravel()
+
+    sol = least_squares(residuals, x0, max_iter=20)
+    p = sol.x
+    err = np.linalg.norm(sol.residuals.reshape(-1, 2), axis=1) * CORNER_NOISE_PX
+    rms = float(np.sqrt(np.mean(err ** 2)))
+    pose = TablePose(tuple(float(v) for v in p[0:3]), tuple(float(v) for v in p[3:6]))  # type: ignore[arg-type]
+    per = _per_marker(sorted(table) + sorted(board), err)
+    return Located(BoardGeometry(View(camera, _board_pose(pose, p[6:9]))), markers, dets, rms, "",
+                   residuals=per)
+
+
+def _worst_marker(out: Located) -> int | None:
+    """The marker whose corners the fitted pose explains worst."""
+    if not out.residuals:
+        return None
+    return max(out.residuals, key=lambda i: out.residuals[i])
+
+
+def _per_marker(ids: list[int], err: np.ndarray) -> dict[int, float]:
+    """RMS error (px) of each marker's four corners, from per-corner errors in id order."""
+    return {i: float(np.sqrt(np.mean(err[4 * k:4 * k + 4] ** 2))) for k, i in enumerate(ids)}
 
 
 def _values(grey: np.ndarray, pts: np.ndarray) -> np.ndarray:

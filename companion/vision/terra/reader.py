@@ -102,11 +102,11 @@ class TerraReader:
         assert geo is not None and self.model is not None and self.colours is not None
         smp = sample(image, geo)
         white = white_reference(image, located.detections)
-        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo)
+        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
         first = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin)
         if first.hand:
             return Reading(located, first)
-        palette = Palette(paper_colours(white), estimate_top(smp))
+        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
         second = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin,
                              heights.heights, head_mask)
@@ -125,11 +125,15 @@ class TerraReader:
         assert geo is not None and self.model is not None and self.colours is not None
         smp: Samples = sample(image, geo)
         white = white_reference(image, located.detections)
-        _, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo)
-        palette = Palette(paper_colours(white), estimate_top(smp))
+        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
         rows: list = []
         decode(smp, geo, self.model, palette, hidden=head_mask, forced=truth_heights, collect=rows)
         return rows
+
+
+def _centres(blobs: list[flagmod.Blob]) -> np.ndarray:
+    return np.array([b.centre for b in blobs], float).reshape(-1, 2)
 
 
 def observation_of(reading: Reading, *, frame: int | None = None, t: float | None = None

@@ -1,0 +1,62 @@
+"""A whole scripted game of Terra Turrium, rendered as a video (arms making each move, the table
+standing still between them), refereed live: frames through the referee loop, a stillness gate,
+the camera reader and the referee. Every verdict must be the script's, illegal moves flagged
+with the rule they break, the one ambiguity asked (and answered by the table as the script
+says), and the winner found."""
+
+from __future__ import annotations
+
+from companion import events as ev
+from companion.demo.terra import DEMO_BOARD, demo_source
+from companion.games import get_game
+from companion.games.terra_turrium.scripts import demo_script
+from companion.referee.scripted import compare
+from companion.runtime.loop import RefereeLoop
+from companion.runtime.table import Table
+from companion.synth.terra.colour_shot import learn_colours
+from companion.synth.terra.generate import table_layout
+from companion.vision.terra.reader import TerraReader
+
+from .gate import StillGate
+
+
+def test_a_scripted_game_is_refereed_from_the_video(data_dir):
+    script = demo_script()
+    game = get_game(script.game)
+    source = demo_source(script, seed=5, still_frames=3, hand_frames=2)
+    reader = TerraReader(camera=source.shot.view.camera, layout=table_layout(),
+                         colours=learn_colours(DEMO_BOARD, source.shot))
+    table = Table(data_dir)
+    referee = table.start_game(script.game, list(script.players), dict(script.options), seed=script.seed)
+    loop = RefereeLoop(table, source, reader, StillGate(), keyframes=False)
+    answered: set[int] = set()
+    stood: set[int] = set()
+    state_before: dict[int, object] = {}
+    state = referee.state
+    # the state before each script step, for answering in notation
+    for number, step in enumerate(script.steps):
+        state_before[number] = state
+        if step.kind != "illegal":
+            state = game.apply(state, game.move_from_json(step.move))
+    while loop.step():
+        assert source.last is not None
+        number = source.positions[source.last.step].step
+        if number < 0:
+            continue
+        step = script.steps[number]
+        if referee.session.question is not None and number not in answered:
+            answered.add(number)
+            move = game.move_from_json(step.move)
+            referee.answer(game.notation(state_before[number], move), actor="table")
+        if (step.kind == "let_stand" and referee.session.pending_illegal is not None
+                and number not in stood):
+            stood.add(number)
+            referee.let_stand(actor="table")
+    events = table.log.events(referee.session.game_id)
+    result = compare(game, script, events)
+    assert not result.mismatches, "\n".join(result.mismatches[:10])
+    assert result.questions == sum(1 for s in script.steps if s.kind == "ask")
+    assert loop.stats.hands == 0 or loop.stats.readings > loop.stats.hands
+    assert any(e.type == ev.GAME_ENDED for e in events)
+    outcome = game.outcome(referee.state)
+    assert outcome is not None and outcome.winners == ("red",)
