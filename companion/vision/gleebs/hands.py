@@ -80,7 +80,7 @@ def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: Bo
     makes), and which samples can be judged (in the picture, no stack standing there)."""
     s = spec.square_mm
     ts = np.arange(3.0, spec.width_mm - 2.9, 1.0)  # clear of the crossing border lines
-    across = np.arange(-3.0, 3.01, 0.5)
+    across = np.array([-3.0, -2.5, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0])
     near = np.abs(across) <= 1.0
     far = np.abs(across) >= 2.0
     kinds, pts = [], []

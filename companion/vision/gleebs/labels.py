@@ -90,6 +90,7 @@ class Labeller:
         # in the third: overexposed paper, however tinted its one unclipped channel makes it
         top = rel >= 0.999
         self.clipped_paper = (top.sum(axis=1) >= 2) & (rel.min(axis=1) >= 0.72)
+        self._tables: dict[tuple, np.ndarray] = {}
         self.chroma = np.hypot(self.lab[:, 1], self.lab[:, 2])
 
     def _bins(self, image: np.ndarray, white: tuple[float, float, float]) -> np.ndarray:
@@ -155,4 +156,14 @@ class Labeller:
         region = bins[::2, ::2] if sample is None else bins[::2, ::2][sample[::2, ::2] > 0]
         tint = self.shade(region.ravel())
         tone = self.paper_tone(bins.ravel()[paper]) if paper is not None else (0.0, 0.0, PAPER_CHROMA)
-        return self.table_for(tint, tone)[bins]
+        # a still scene under a steady light keeps its paper: tables are kept for the last few
+        # looks of it (rounded well inside what the tests of table_for tell apart)
+        key = (round(tint[0], 2), round(tint[1], 2), round(tint[2]), round(tone[0] * 2) / 2,
+               round(tone[1] * 2) / 2, round(tone[2]))
+        table = self._tables.get(key)
+        if table is None:
+            table = self.table_for(key[:3], key[3:])
+            if len(self._tables) >= 8:
+                self._tables.pop(next(iter(self._tables)))
+            self._tables[key] = table
+        return table[bins]

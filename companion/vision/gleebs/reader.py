@@ -21,7 +21,7 @@ A reading, step by step (the modules beside this one):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -50,6 +50,7 @@ class _Plane:
     rect: Rectifier
     ink: np.ndarray
     paper: np.ndarray  # plane pixels of blank page around the board (white reference)
+    squares: dict = field(default_factory=dict)  # each square's window and zone on the plane
 
 
 class GleebsReader:
@@ -84,9 +85,9 @@ class GleebsReader:
         if white is None:
             return None
         labels = self.labeller.label(smooth, white, sample=1 - plane.ink, paper=plane.paper)
-        reader = StackReader(plane.rect, labels, plane.ink, self.spec)
-        stacks = reader.read_all()
         grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        reader = StackReader(plane.rect, labels, plane.ink, self.spec, plane.squares)
+        stacks = reader.read_all()
         check = hands.check(plane.rect, labels, grey, plane.ink, reader.explained, self.spec)
         self.last_stacks, self.last_hand = stacks, check
         info = _board_info(board)

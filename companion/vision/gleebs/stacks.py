@@ -36,17 +36,17 @@ import numpy as np
 
 from calibration.boards import GLEEBS_BOARD, BoardSpec
 from companion.vision.gleebs.board import Rectifier
-from companion.vision.gleebs.geometry import COLOURS, NEST_LIFT_MM, SIZE_NAMES, SIZES, seat_heights
+from companion.vision.gleebs.geometry import COLOURS, SIZE_NAMES, SIZES, seat_heights
 from companion.vision.gleebs.labels import OTHER, PAPER, label_of
 
 BLACK = label_of("black")
 
 #: directions the support is measured in
-DIRECTIONS = 48
+DIRECTIONS = 36
 _PHI = np.arange(DIRECTIONS) * (2 * math.pi / DIRECTIONS)
 _U = np.stack([np.cos(_PHI), np.sin(_PHI)], axis=1)
 #: turns tried for a square (degrees; a square repeats every 90)
-YAWS = np.arange(0.0, 90.0, 5.0)
+YAWS = np.arange(0.0, 90.0, 6.0)
 #: how much an outline reaching beyond the model counts against it, relative to falling short
 BEYOND_WEIGHT = 0.04
 #: how much an outline falling short of the model counts where it ends against something that
@@ -57,6 +57,8 @@ ROUNDING_PRIOR = 0.5
 MAX_ROUNDING_MM = 4.0
 #: the stack's axis stands within this of its square's middle (mm)
 MAX_OFFSET_MM = 7.0
+#: a stack whose top colour covers this share of its outline shows one pyramid
+ONE_COLOUR_SHARE = 0.9
 #: the fit cost margin over which a size's confidence grows (see :meth:`StackReader._conf`)
 SIZE_MARGIN = 0.15
 #: the fewest pixels of a patch worth reading (at the plane's resolution)
@@ -138,7 +140,7 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     if prior is not None:
         x[:, :2] = prior
     ux, uy = _U[:, 0][None, :], _U[:, 1][None, :]
-    for _ in range(4):
+    for _ in range(3):
         proj = x[:, 0:1] * ux + x[:, 1:2] * uy
         base = base_const + s * proj + x[:, 2:3] * corner
         apex = apex_const + ga * proj
@@ -149,15 +151,26 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
         a0, a1, a2 = coef * ux, coef * uy, np.where(use_apex, 0.0, corner)
         b = support[None, :] - np.where(use_apex, apex_const, base_const)
         wa0, wa1, wa2 = w * a0, w * a1, w * a2
-        M = np.empty((n * k, 3, 3))
-        M[:, 0, 0] = (wa0 * a0).sum(1) + 1e-3
-        M[:, 0, 1] = M[:, 1, 0] = (wa0 * a1).sum(1)
-        M[:, 0, 2] = M[:, 2, 0] = (wa0 * a2).sum(1)
-        M[:, 1, 1] = (wa1 * a1).sum(1) + 1e-3
-        M[:, 1, 2] = M[:, 2, 1] = (wa1 * a2).sum(1)
-        M[:, 2, 2] = (wa2 * a2).sum(1) + ROUNDING_PRIOR
-        v = np.stack([(wa0 * b).sum(1), (wa1 * b).sum(1), (wa2 * b).sum(1) + ROUNDING_PRIOR * rounding], axis=1)
-        x = np.linalg.solve(M, v[:, :, None])[:, :, 0]
+        # the normal equations, 3×3 per candidate, solved by Cramer's rule all at once
+        m00 = np.einsum("ij,ij->i", wa0, a0) + 1e-3
+        m01 = np.einsum("ij,ij->i", wa0, a1)
+        m02 = np.einsum("ij,ij->i", wa0, a2)
+        m11 = np.einsum("ij,ij->i", wa1, a1) + 1e-3
+        m12 = np.einsum("ij,ij->i", wa1, a2)
+        m22 = np.einsum("ij,ij->i", wa2, a2) + ROUNDING_PRIOR
+        v0 = np.einsum("ij,ij->i", wa0, b)
+        v1 = np.einsum("ij,ij->i", wa1, b)
+        v2 = np.einsum("ij,ij->i", wa2, b) + ROUNDING_PRIOR * rounding
+        c00 = m11 * m22 - m12 * m12
+        c01 = m02 * m12 - m01 * m22
+        c02 = m01 * m12 - m02 * m11
+        det = m00 * c00 + m01 * c01 + m02 * c02
+        c11 = m00 * m22 - m02 * m02
+        c12 = m01 * m02 - m00 * m12
+        c22 = m00 * m11 - m01 * m01
+        x = np.stack([c00 * v0 + c01 * v1 + c02 * v2,
+                      c01 * v0 + c11 * v1 + c12 * v2,
+                      c02 * v0 + c12 * v1 + c22 * v2], axis=1) / det[:, None]
         x[:, 2] = np.clip(x[:, 2], 0.0, MAX_ROUNDING_MM)
         norm = np.hypot(x[:, 0], x[:, 1])[:, None]
         lim = MAX_OFFSET_MM * 1.5
@@ -177,9 +190,12 @@ class StackReader:
     """Reads the stacks of one labelled plane picture."""
 
     def __init__(self, rect: Rectifier, labels: np.ndarray, ink: np.ndarray,
-                 spec: BoardSpec = GLEEBS_BOARD):
+                 spec: BoardSpec = GLEEBS_BOARD, cache: dict | None = None):
         self.rect = rect
         self.labels = labels
+        #: what depends only on the view (each square's window and zone), kept by the caller
+        #: for as long as the camera and the board stay still
+        self.cache = {} if cache is None else cache
         self.spec = spec
         C = rect.view.pose.camera_position
         self.C = np.asarray(C, float)
@@ -281,19 +297,24 @@ class StackReader:
 
     def read(self, cell: tuple[int, int]) -> StackReading | None:
         c0 = np.array(self.spec.cell_centre(*cell), float)
-        win = self._window(c0)
+        if cell not in self.cache:
+            win = self._window(c0)
+            core_px = self.rect.to_px(c0[None])[0]
+            self.cache[cell] = (win, self._zone(c0, win) if win[2] - win[0] >= 4 and win[3] - win[1] >= 4
+                                else None, (int(round(core_px[0])), int(round(core_px[1]))))
+        win, zone, (cx, cy) = self.cache[cell]
         x0, y0, x1, y1 = win
-        if x1 - x0 < 4 or y1 - y0 < 4:
+        if zone is None:
             return None
-        zone = self._zone(c0, win)
+        r = max(2, int(round(3.0 * self.rect.ppm)))
+        if not np.any(self.fg[max(cy - r, 0):cy + r + 1, max(cx - r, 0):cx + r + 1]):
+            return None  # nothing of a piece's colour at the square's middle: empty
         free = zone & (1 - self.explained[y0:y1, x0:x1])
         fg = self.fg[y0:y1, x0:x1] & free
         # the stack is what is connected to the square's middle
         n, comp, stats, _ = cv2.connectedComponentsWithStats(self.joined[y0:y1, x0:x1] & free,
                                                              connectivity=8)
-        core_px = self.rect.to_px(c0[None])[0] - np.array([x0, y0])
-        r = max(2, int(round(3.0 * self.rect.ppm)))
-        cx, cy = int(round(core_px[0])), int(round(core_px[1]))
+        cx, cy = cx - x0, cy - y0
         core = comp[max(cy - r, 0):cy + r + 1, max(cx - r, 0):cx + r + 1]
         ids = [i for i in np.unique(core) if i != 0 and stats[i, cv2.CC_STAT_AREA] >= MIN_PIXELS]
         if not ids:
@@ -367,11 +388,12 @@ class StackReader:
         if ids:
             top_mask = np.isin(comp, ids).astype(np.uint8)
         smaller = [s for s in SIZE_NAMES if SIZES[s].rank <= SIZES[b0].rank]
-        if len(smaller) == 1:
-            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+        if len(smaller) == 1 or int(top_mask.sum()) >= ONE_COLOUR_SHARE * int(in_blob.sum()):
+            # one colour over (nearly) the whole outline: the top is the outline's pyramid
+            return self._single(top_colour, b0, bottom, purity)
         measured = self._support(top_mask, off, c0, hidden)
         if measured is None:
-            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+            return self._single(top_colour, b0, bottom, purity)
         support, open_dirs = measured
         scale, shift, lean, gain = {}, {}, {}, {}
         for s in smaller:
@@ -383,7 +405,7 @@ class StackReader:
         top = fit_square(support, smaller, scale, lean, gain, shift, prior=bottom.offset,
                          open_dirs=open_dirs)
         if top is None or top.size == b0:
-            return self._single(top_colour, b0, bottom, purity, labs, in_blob)
+            return self._single(top_colour, b0, bottom, purity)
         # a smaller top: what shows of the stack outside the top's picture are lower pyramids
         top_outline = self._square_outline(c0 + top.offset, top.size, top.yaw, z0_of(b0, top.size))
         cover = np.zeros_like(blob)
@@ -423,8 +445,11 @@ class StackReader:
         yaws.append(top.yaw)
         return levels, yaws, top
 
-    def _single(self, colour: str, size: str, bottom: SquareFit, purity: float,
-                labs: np.ndarray, in_blob: np.ndarray) -> tuple[list[Level], list[float], None]:
+    def _single(self, colour: str, size: str, bottom: SquareFit,
+                purity: float) -> tuple[list[Level], list[float], None]:
+        """A stack showing one colour reads as one pyramid. (A smaller pyramid of the same
+        colour seated on it shows only by its rim and its faces' shading; this reader does not
+        look for it: see ``docs/observation/gleebs-and-grues.md``.)"""
         return [Level(colour, size, self._conf(purity, bottom))], [bottom.yaw], None
 
     def _conf(self, purity: float, fit: SquareFit) -> float:
