@@ -38,7 +38,7 @@ class Ranges:
     cubes: tuple[int, int] = (12, 24)
     max_levels: int = 6
     giants: tuple[int, int] = (0, 6)
-    mountain_radius_cells: float = 5.5
+    mountain_radius_cells: float = 5.0
     card_probability: float = 0.85
     noise: tuple[float, float] = (0.5, 5.0)
     blur: tuple[float, float] = (0.3, 1.3)

@@ -29,18 +29,19 @@ class Layout:
     cubes: cube footprints further than this from the anchor are not searched.
     """
 
-    play_area: tuple[float, float] = (520.0, 340.0)
+    play_area: tuple[float, float] = (540.0, 380.0)
     marker_size: float = 40.0
-    card_zone_centre: tuple[float, float] = (440.0, 170.0)
+    card_zone_centre: tuple[float, float] = (448.0, 190.0)
     card_zone_size: tuple[float, float] = (70.0, 104.0)
     anchor: tuple[float, float] | None = None
-    mountain_radius: float = 165.0
+    mountain_radius: float = 150.0
     cube: float = 40.0
     giant_diameter: float = 14.0
     giant_height: float = 28.0
     card_size: tuple[float, float] = (59.0, 92.0)
-    #: the ring along the play area's edge that every arm reaching in must cross: (inset, width)
-    hand_ring: tuple[float, float] = (26.0, 26.0)
+    #: the band along the play area's edge that every arm reaching in must cross: (inset from
+    #: the edge, width), clear of the markers' paper and of the played-card zone
+    hand_band: tuple[float, float] = (36.0, 18.0)
 
     @property
     def pitch(self) -> float:
@@ -72,6 +73,18 @@ class Layout:
         cx, cy = self.card_zone_centre
         w, h = self.card_zone_size[0] / 2.0, self.card_zone_size[1] / 2.0
         return np.array([[cx - w, cy + h], [cx + w, cy + h], [cx + w, cy - h], [cx - w, cy - h]])
+
+    def band_loop(self, step: float = 3.0) -> np.ndarray:
+        """Points (N×2, mm) along the middle of the hand band, all the way round."""
+        w, h = self.play_area
+        m = self.hand_band[0] + self.hand_band[1] / 2
+        corners = np.array([[m, m], [w - m, m], [w - m, h - m], [m, h - m], [m, m]])
+        pts = []
+        for a, b in zip(corners[:-1], corners[1:]):
+            n = max(2, int(np.linalg.norm(b - a) / step))
+            t = np.arange(n) / n
+            pts.append(a + t[:, None] * (b - a))
+        return np.concatenate(pts)
 
     def card_corners(self, centre: tuple[float, float] | None = None, angle_deg: float = 0.0) -> np.ndarray:
         """Corners (4×2, mm) of a card lying at ``centre`` turned by ``angle_deg``, in the same

@@ -1,0 +1,133 @@
+"""Where the mountain's surfaces fall in the image, for every cell and every height.
+
+The reader tests hypotheses of the mountain against the frame; each test needs the image of cube
+faces at known lattice positions and heights. Every lattice vertex of the search area is projected
+once, at every height that is a multiple of half a cube (20 mm: cube edges and the engraved
+middle line of side faces), and the faces of a column are assembled from those points.
+
+A column of cells is seen from the camera's foot: its side faces that look towards the camera
+are visible, the others never are. Sorting columns by their distance from the camera's foot
+gives a correct painter's order for a height field (a column can only hide columns farther from
+the foot), which the rasteriser relies on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.hlc.lattice import Lattice
+
+#: label values of the rendered class map
+TABLE, TOP, SIDE_U, SIDE_V = 0, 1, 2, 3
+CLASSES = 4
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side face of a column that the camera can see: its class (``SIDE_U`` faces along the
+    lattice u axis, ``SIDE_V`` along v), its two bottom vertices and the neighbouring cell."""
+
+    cls: int
+    a0: Cell
+    a1: Cell
+    neighbour: Cell
+
+
+class Grid:
+    """The search area: cells within ``radius`` cells of the lattice origin, their projections
+    and visibility, cropped to the part of the frame they can appear in (``off``, ``shape``)."""
+
+    def __init__(self, view: View, lattice: Lattice, image_size: tuple[int, int], *,
+                 radius: float = 8.0, levels: int = 7, margin: int = 16):
+        self.view, self.lattice, self.levels = view, lattice, levels
+        self.pitch = lattice.pitch
+        ex, ey = lattice.axes
+        self.ex = np.array([ex[0], ex[1], 0.0])
+        self.ey = np.array([ey[0], ey[1], 0.0])
+        self.origin = np.array([lattice.origin[0], lattice.origin[1], 0.0])
+        self.camera = view.pose.camera_position
+        r = int(math.ceil(radius))
+        self.cells: list[Cell] = [(i, j) for i in range(-r, r) for j in range(-r, r)
+                                  if math.hypot(i + 0.5, j + 0.5) <= radius]
+        self.cellset = set(self.cells)
+        keys = sorted({(i + a, j + b) for (i, j) in self.cells for a in (0, 1) for b in (0, 1)})
+        self.vertex = {k: n for n, k in enumerate(keys)}
+        verts = np.array(keys, dtype=np.float64)
+        zs = np.arange(0, 2 * levels + 1) * (self.pitch)  # half-cube steps
+        pts = [self.point(verts[:, 0], verts[:, 1], np.full(len(verts), z)) for z in zs]
+        proj = view.project(np.concatenate(pts)).reshape(len(zs), len(keys), 2)
+        w, h = image_size
+        lo = np.floor(proj.reshape(-1, 2).min(axis=0)).astype(int) - margin
+        hi = np.ceil(proj.reshape(-1, 2).max(axis=0)).astype(int) + margin
+        x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+        x1, y1 = min(int(hi[0]), w), min(int(hi[1]), h)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            raise ValueError("the mountain's area is not in the frame")
+        self.off = np.array([x0, y0], dtype=np.float64)
+        self.shape = (y1 - y0, x1 - x0)
+        #: vertex pixel positions in the crop, [half-cube level, vertex]
+        self.proj = proj - self.off
+        foot = self.camera[:2]
+        centre = {c: self.point(c[0] + 0.5, c[1] + 0.5, 0.0)[:2] for c in self.cells}
+        self.distance = {c: float(np.linalg.norm(centre[c] - foot)) for c in self.cells}
+        self.far_to_near = sorted(self.cells, key=lambda c: -self.distance[c])
+        #: painter's rank of each cell (0 = farthest from the camera's foot)
+        self.rank = {c: n for n, c in enumerate(self.far_to_near)}
+        self.sides: dict[Cell, tuple[Side, ...]] = {c: self._sides(c) for c in self.cells}
+        self._boxes: dict[tuple[Cell, int], tuple[float, float, float, float]] = {}
+
+    # ------------------------------------------------------------------------ points
+    def point(self, u, v, z) -> np.ndarray:
+        """Table point(s) of lattice coordinates (cells) and height (mm)."""
+        u = np.asarray(u, dtype=np.float64)
+        v = np.asarray(v, dtype=np.float64)
+        z = np.asarray(z, dtype=np.float64)
+        return (self.origin + (u * self.pitch)[..., None] * self.ex + (v * self.pitch)[..., None] * self.ey
+                + z[..., None] * np.array([0.0, 0.0, 1.0]))
+
+    def px(self, vertex: Cell, half_levels: int) -> np.ndarray:
+        """Crop pixel of a lattice vertex at a height of ``half_levels`` × 20 mm."""
+        return self.proj[half_levels, self.vertex[vertex]]
+
+    def top_quad(self, cell: Cell, level: int) -> np.ndarray:
+        i, j = cell
+        z = 2 * level
+        return np.array([self.px((i, j), z), self.px((i + 1, j), z), self.px((i + 1, j + 1), z),
+                         self.px((i, j + 1), z)])
+
+    def _sides(self, cell: Cell) -> tuple[Side, ...]:
+        i, j = cell
+        out = []
+        for du, dv in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if du == 1:
+                a0, a1 = (i + 1, j), (i + 1, j + 1)
+            elif du == -1:
+                a0, a1 = (i, j + 1), (i, j)
+            elif dv == 1:
+                a0, a1 = (i + 1, j + 1), (i, j + 1)
+            else:
+                a0, a1 = (i, j), (i + 1, j)
+            mid = (self.point(*a0, 0.0) + self.point(*a1, 0.0)) / 2
+            normal = du * self.ex + dv * self.ey
+            if float(normal @ (self.camera - mid)) > 0:
+                out.append(Side(SIDE_U if du else SIDE_V, a0, a1, (i + du, j + dv)))
+        return tuple(out)
+
+    def box(self, cell: Cell, level: int) -> tuple[float, float, float, float]:
+        """Crop bounding box (x0, y0, x1, y1) of a column of ``level`` cubes at ``cell``."""
+        key = (cell, level)
+        b = self._boxes.get(key)
+        if b is None:
+            i, j = cell
+            ks = [self.vertex[(i + a, j + b2)] for a in (0, 1) for b2 in (0, 1)]
+            q = self.proj[[0, 2 * level]][:, ks].reshape(-1, 2)
+            b = (float(q[:, 0].min()) - 2, float(q[:, 1].min()) - 2, float(q[:, 0].max()) + 2,
+                 float(q[:, 1].max()) + 2)
+            self._boxes[key] = b
+        return b

@@ -1,0 +1,119 @@
+"""Finding the giants: a coloured pawn standing on a square of the mountain or of the table.
+
+Once the heights are known, every square a giant could stand on is known too: the top of every
+column, and the table cells touching a cube. For each, the pixels where a pawn standing there
+would show (its axis from foot to head, its head) are read and their colours named by the
+colour model, white-referenced on the markers' paper. A square where one giant colour clearly
+dominates holds a giant of that colour; each colour is one player's giant, so the best square
+for each colour wins.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.colours import ColourModel
+from companion.vision.hlc.lattice import Lattice
+from companion.vision.hlc.layout import GIANT_COLOURS, Layout
+
+#: colours a square may show besides a giant's (the cubes' wood, the table, shade)
+_BACKGROUND = ("wood", "grey", "brown")
+_MIN_SHARE = 0.55
+_MIN_CONF = 0.35
+
+
+@dataclass(frozen=True)
+class GiantReading:
+    colour: str
+    cell: tuple[int, int]
+    level: int
+    conf: float
+
+
+def default_model() -> ColourModel:
+    return ColourModel.default(tuple(GIANT_COLOURS) + _BACKGROUND)
+
+
+def squares(heights: dict[tuple[int, int], int]) -> list[tuple[tuple[int, int], int]]:
+    """(cell, level) of every square a giant may stand on."""
+    out = [(c, h) for c, h in heights.items() if h > 0]
+    table = set()
+    for (i, j) in heights:
+        for a in (-1, 0, 1):
+            for b in (-1, 0, 1):
+                c = (i + a, j + b)
+                if heights.get(c, 0) == 0:
+                    table.add(c)
+    out += [(c, 0) for c in sorted(table)]
+    return out
+
+
+def _pawn_points(lattice: Lattice, cell: tuple[int, int], level: int, layout: Layout) -> np.ndarray:
+    """Table points on a pawn standing on ``cell``: its axis and a ring inside its head."""
+    centre = lattice.cell_centre(cell)
+    z0 = level * layout.cube
+    hgt = layout.giant_height
+    r = layout.giant_diameter / 2 * 0.55
+    pts = [[centre[0], centre[1], z0 + f * hgt] for f in (0.25, 0.45, 0.65, 0.85, 1.0)]
+    for a in np.linspace(0, 2 * math.pi, 6, endpoint=False):
+        pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + hgt])
+        pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + 0.5 * hgt])
+    return np.array(pts)
+
+
+def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
+                layout: Layout, model: ColourModel, white: tuple[float, float, float] | None) -> list[GiantReading]:
+    cands = squares(heights)
+    if not cands:
+        return []
+    blurred = cv2.GaussianBlur(image, (0, 0), 0.7)
+    h, w = image.shape[:2]
+    names = model.names
+    best: dict[str, GiantReading] = {}
+    pts_all = np.concatenate([_pawn_points(lattice, c, lvl, layout) for c, lvl in cands])
+    px_all = view.project(pts_all).reshape(len(cands), -1, 2)
+    for (cell, level), px in zip(cands, px_all):
+        ok = (px[:, 0] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] >= 0) & (px[:, 1] < h - 1)
+        if ok.sum() < 6:
+            continue
+        q = px[ok].astype(np.float32).reshape(-1, 1, 2)
+        bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
+        idx, conf = model.classify(bgr, white)
+        votes = np.bincount(idx, weights=conf, minlength=len(names))
+        k = int(np.argmax(votes))
+        name = names[k]
+        if name not in GIANT_COLOURS:
+            continue
+        share = float(votes[k] / max(votes.sum(), 1e-9))
+        mean_conf = float(conf[idx == k].mean()) if np.any(idx == k) else 0.0
+        if share < _MIN_SHARE or mean_conf < _MIN_CONF:
+            continue
+        score = share * mean_conf
+        prev = best.get(name)
+        if prev is None or score > prev.conf:
+            best[name] = GiantReading(name, cell, level, round(score, 4))
+    return sorted(best.values(), key=lambda g: GIANT_COLOURS.index(g.colour))
+
+
+def giant_mask(image_shape: tuple[int, int], view: View, lattice: Lattice, giants: list[GiantReading],
+               layout: Layout) -> np.ndarray:
+    """Pixels covered by the giants found (uint8, frame size): the mountain's evidence leaves
+    them out."""
+    mask = np.zeros(image_shape[:2], np.uint8)
+    r = layout.giant_diameter / 2 + 1.5
+    ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    for g in giants:
+        c = lattice.cell_centre(g.cell)
+        z0 = g.level * layout.cube
+        ring = np.column_stack([c[0] + r * np.cos(ang), c[1] + r * np.sin(ang)])
+        pts = np.concatenate([np.column_stack([ring, np.full(16, z0)]),
+                              np.column_stack([ring, np.full(16, z0 + layout.giant_height + 1.5)])])
+        px = view.project(pts)
+        if np.all(np.isfinite(px)):
+            cv2.fillConvexPoly(mask, cv2.convexHull(np.round(px).astype(np.int32)), 1)
+    return mask

@@ -1,0 +1,225 @@
+"""Reading the mountain: the lattice, the height of every column, and the cubes.
+
+1. The lattice is found from the cubes' lines (:mod:`.lattice_fit`).
+2. The frame is cropped to where the mountain can appear, and each pixel's evidence prepared
+   (:mod:`.evidence`): the table's look is learned on a ring of table around the mountain.
+3. The height map is searched (:mod:`.search`): first the footprint, one level high, with a
+   single model for all the wood; then the heights, with one model per face orientation fitted
+   to the current answer, four times (an EM loop: the answer tells which pixels are tops and
+   sides, the models sharpen the next answer).
+4. The height map becomes cubes by the full-base rule (:mod:`.structure`); cells no 2×2 square
+   covers are settled by trying the nearby whole-cube answers and keeping the best explained.
+5. Each cube's confidence is how much worse the frame would be explained without it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.hlc.appearance import TableModel, features
+from companion.vision.hlc.evidence import Evidence, line_strength
+from companion.vision.hlc.geometry import Grid
+from companion.vision.hlc.lattice import Lattice
+from companion.vision.hlc.lattice_fit import find_lattice
+from companion.vision.hlc.layout import Layout
+from companion.vision.hlc.search import Search
+from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
+
+#: confidence of a cube whose removal would cost this much evidence is 1 − 1/e
+_CONF_SCALE = 60.0
+
+
+@dataclass
+class MountainReading:
+    lattice: Lattice
+    cubes: list[Cube]
+    conf: dict[Cube, float]
+    heights: dict[tuple[int, int], int]
+    grid: Grid
+    search: Search
+    lattice_strength: float
+    notes: list[str] = field(default_factory=list)
+
+
+def mountain_region(view: View, layout: Layout, size: tuple[int, int], levels: int) -> np.ndarray:
+    """Mask (float 0/1, frame size) of where the mountain can appear: the search disc seen at
+    every cube height, less the markers and the played-card zone."""
+    w, h = size
+    region = np.zeros((h, w), np.float32)
+    ax, ay = layout.anchor_xy
+    ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    r = layout.mountain_radius
+    for k in range(levels + 1):
+        ring = np.column_stack([ax + r * np.cos(ang), ay + r * np.sin(ang), np.full(len(ang), k * layout.cube)])
+        px = view.project(ring)
+        if np.all(np.isfinite(px)):
+            cv2.fillConvexPoly(region, np.round(px).astype(np.int32), 1.0)
+    for poly in exclusion_polygons(layout):
+        px = view.project(poly)
+        if np.all(np.isfinite(px)):
+            cv2.fillConvexPoly(region, np.round(px).astype(np.int32), 0.0)
+    return region
+
+
+def exclusion_polygons(layout: Layout) -> list[np.ndarray]:
+    """Table polygons (N×3 mm) that are never mountain: the markers' paper and the card zone,
+    with a margin."""
+    out = []
+    for m in range(4):
+        c = layout.marker_corners(m)
+        ctr = c.mean(axis=0)
+        out.append(ctr + (c - ctr) * 1.75)
+    z = np.column_stack([layout.card_zone_corners(), np.zeros(4)])
+    ctr = z.mean(axis=0)
+    out.append(ctr + (z - ctr) * 1.15)
+    return out
+
+
+def table_samples(image: np.ndarray, view: View, layout: Layout) -> np.ndarray:
+    """Feature values of the table on a ring around the mountain (markers and card zone left
+    out), where no cube stands."""
+    ax, ay = layout.anchor_xy
+    r0 = layout.mountain_radius + 12.0
+    ang = np.linspace(0, 2 * math.pi, 360, endpoint=False)
+    pts = np.concatenate([np.column_stack([ax + r * np.cos(ang), ay + r * np.sin(ang)])
+                          for r in (r0, r0 + 14, r0 + 28, r0 + 42)])
+    keep = np.ones(len(pts), bool)
+    for poly in exclusion_polygons(layout):
+        keep &= cv2.pointPolygonTest(poly[:, :2].astype(np.float32), (0.0, 0.0), False) is not None
+        path = poly[:, :2].astype(np.float32)
+        inside = np.array([cv2.pointPolygonTest(path, (float(x), float(y)), False) >= 0 for x, y in pts])
+        keep &= ~inside
+    pts = pts[keep]
+    px = view.project(np.column_stack([pts, np.zeros(len(pts))])).astype(np.float32)
+    h, w = image.shape[:2]
+    ok = (px[:, 0] >= 1) & (px[:, 0] < w - 2) & (px[:, 1] >= 1) & (px[:, 1] < h - 2)
+    px = px[ok]
+    if len(px) < 20:
+        return np.zeros((0, 3), np.float32)
+    x0, y0 = np.floor(px.min(axis=0)).astype(int) - 3
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 4
+    x0, y0 = max(x0, 0), max(y0, 0)
+    feats = features(image[y0:y1, x0:x1])
+    q = (px - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    return cv2.remap(feats, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
+
+
+def care_mask(grid: Grid, layout: Layout, image_size: tuple[int, int]) -> np.ndarray:
+    """Which crop pixels are judged: inside the frame, not a marker, not the card zone."""
+    care = np.ones(grid.shape, np.float32)
+    for poly in exclusion_polygons(layout):
+        px = grid.view.project(poly) - grid.off
+        if np.all(np.isfinite(px)):
+            cv2.fillConvexPoly(care, np.round(px).astype(np.int32), 0.0)
+    w, h = image_size
+    x0, y0 = grid.off.astype(int)
+    # a thin border of the frame is not judged (lens vignetting, JPEG edge blocks)
+    ys, xs = np.mgrid[0:grid.shape[0], 0:grid.shape[1]]
+    fx, fy = xs + x0, ys + y0
+    care[(fx < 2) | (fy < 2) | (fx > w - 3) | (fy > h - 3)] = 0.0
+    return care
+
+
+def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int = 7,
+                  lattice: Lattice | None = None, em_rounds: int = 4) -> MountainReading:
+    size = (image.shape[1], image.shape[0])
+    notes: list[str] = []
+    strength = 1.0
+    if lattice is None:
+        region = mountain_region(view, layout, size, levels)
+        lattice, strength = find_lattice(image, view, layout.anchor_xy, pitch=layout.pitch,
+                                         levels=levels - 1, region=region)
+    radius = layout.mountain_radius / layout.pitch
+    grid = Grid(view, lattice, size, radius=radius, levels=levels)
+    x0, y0 = grid.off.astype(int)
+    hh, ww = grid.shape
+    crop = image[y0:y0 + hh, x0:x0 + ww]
+    care = care_mask(grid, layout, size)
+    table = TableModel(table_samples(image, view, layout))
+    ev = Evidence(features(crop), line_strength(crop), care, table)
+    search = Search(grid, ev, levels=levels)
+    # first the footprint: one level everywhere the wood is (with one model for all the wood,
+    # taller guesses would be free to cover any wood); then the heights, face models refitted
+    search.levels = 1
+    search.run()
+    search.levels = levels
+    for _ in range(em_rounds):
+        ev.fit(search.labels)
+        search.redraw()
+        if search.run(near=2) == 0:
+            break
+    return finish(MountainReading(lattice, [], {}, {}, grid, search, strength, notes))
+
+
+def mask_out(reading: MountainReading, mask: np.ndarray) -> MountainReading:
+    """Read again with the pixels of ``mask`` (frame size; the giants found) left out of the
+    evidence, starting from the answer already found."""
+    g, search = reading.grid, reading.search
+    x0, y0 = g.off.astype(int)
+    hh, ww = g.shape
+    ev = search.evidence
+    ev.care *= (mask[y0:y0 + hh, x0:x0 + ww] == 0)
+    ev.fit(search.labels)
+    search.redraw()
+    search.run(near=2)
+    return finish(reading)
+
+
+def finish(reading: MountainReading) -> MountainReading:
+    cubes = settle(reading.search)
+    reading.cubes = cubes
+    reading.conf = confidences(reading.search, cubes)
+    reading.heights = heights_of(cubes)
+    return reading
+
+
+def settle(search: Search) -> list[Cube]:
+    """Cubes for the searched height map; where the map is no pile of cubes (cells no 2×2 square
+    covers), the nearby whole-cube answers are tried and the best explained kept."""
+    for _ in range(12):
+        cubes, bad = tile(search.heights)
+        if not bad:
+            return cubes
+        cell = min(bad)
+        h = search.heights.get(cell, 0)
+        options = []
+        # lower the cell to the layer below, or raise the cells of a square holding it
+        options.append(((cell, h - 1),))
+        i, j = cell
+        for a in (i - 1, i):
+            for b in (j - 1, j):
+                sq = cells_of(a, b)
+                if all(c in search.grid.cellset for c in sq):
+                    options.append(tuple((c, max(h, search.heights.get(c, 0))) for c in sq))
+        best = max(options, key=lambda mv: search.gain(mv)[0])
+        search.apply(best)
+    cubes, bad = tile(search.heights)
+    # whatever still cannot be covered is dropped (the cubes found are kept)
+    return cubes
+
+
+def confidences(search: Search, cubes: list[Cube]) -> dict[Cube, float]:
+    """Confidence of each cube: for a cube with nothing on it, how much the explanation of the
+    frame would lose without it; a cube under others is as sure as the surest cube it holds."""
+    conf: dict[Cube, float] = {}
+    on_top = {c for c in cubes if not any(o[2] == c[2] + 1 and abs(o[0] - c[0]) <= 1 and abs(o[1] - c[1]) <= 1
+                                          for o in cubes)}
+    for cube in on_top:
+        i, j, k = cube
+        rest = [c for c in cubes if c != cube]
+        lower = heights_of(rest)
+        mv = tuple((c, lower.get(c, 0)) for c in cells_of(i, j))
+        loss, _ = search.gain(mv)
+        conf[cube] = float(1.0 - math.exp(-max(0.0, -loss) / _CONF_SCALE))
+    for cube in sorted(cubes, key=lambda c: -c[2]):
+        if cube in conf:
+            continue
+        above = [conf[o] for o in cubes if o in conf and o[2] == cube[2] + 1
+                 and abs(o[0] - cube[0]) <= 1 and abs(o[1] - cube[1]) <= 1]
+        conf[cube] = max(above) if above else 0.5
+    return conf

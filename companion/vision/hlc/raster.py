@@ -1,0 +1,109 @@
+"""Drawing a height map as the camera would see it: a class map and a line map.
+
+For a hypothesis of the mountain (a height per cell), :meth:`Raster.draw` paints, far to near,
+each column's visible side faces and its top into a *class map* (table, top, side along u, side
+along v) and a *line map* (where the engraved grid, the cube joints and the edges of the faces
+should show: 2 on a predicted line, 1 elsewhere on a cube, 0 on the table). Only the columns
+that reach the asked box are drawn, into the raster's own full-size maps; the polygons of each
+face are computed once and kept.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.hlc.geometry import TOP, Cell, Grid
+
+_SHIFT = 4
+_SCALE = float(1 << _SHIFT)
+
+
+def _ipoly(poly: np.ndarray) -> np.ndarray:
+    return np.round(poly * _SCALE).astype(np.int32)
+
+
+class Raster:
+    def __init__(self, grid: Grid):
+        self.grid = grid
+        self.labels = np.zeros(grid.shape, np.uint8)
+        self.lines = np.zeros(grid.shape, np.uint8)
+        self._tops: dict[tuple[Cell, int], np.ndarray] = {}
+        self._sides: dict[tuple[Cell, int, int, int], tuple[int, np.ndarray, list[np.ndarray]]] = {}
+
+    def _top(self, c: Cell, h: int) -> np.ndarray:
+        key = (c, h)
+        p = self._tops.get(key)
+        if p is None:
+            p = self._tops[key] = _ipoly(self.grid.top_quad(c, h))
+        return p
+
+    def _side(self, c: Cell, n: int, hn: int, h: int) -> tuple[int, np.ndarray, list[np.ndarray]]:
+        key = (c, n, hn, h)
+        v = self._sides.get(key)
+        if v is None:
+            g = self.grid
+            side = g.sides[c][n]
+            b, top = 2 * hn, 2 * h
+            poly = np.array([g.px(side.a0, b), g.px(side.a1, b), g.px(side.a1, top), g.px(side.a0, top)])
+            segs = [np.array([g.px(side.a0, m), g.px(side.a1, m)]) for m in range(b, top + 1)]
+            segs += [poly[[0, 3]], poly[[1, 2]]]
+            v = self._sides[key] = (side.cls, _ipoly(poly), [_ipoly(s) for s in segs])
+        return v
+
+    def draw(self, heights: dict[Cell, int], box: tuple[int, int, int, int] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Class and line maps of ``box`` (x0, y0, x1, y1 in crop pixels; the whole crop when
+        None). The arrays returned are views into the raster's buffers: copy them to keep them."""
+        g = self.grid
+        if box is None:
+            box = (0, 0, g.shape[1], g.shape[0])
+        x0, y0, x1, y1 = box
+        labels, lines = self.labels, self.lines
+        labels[y0:y1, x0:x1] = 0
+        lines[y0:y1, x0:x1] = 0
+        rank = g.rank
+        for c in sorted((c for c, h in heights.items() if h > 0 and c in rank), key=rank.__getitem__):
+            h = heights[c]
+            bx = g.box(c, h)
+            if bx[2] < x0 or bx[0] > x1 or bx[3] < y0 or bx[1] > y1:
+                continue
+            for n, side in enumerate(g.sides[c]):
+                hn = heights.get(side.neighbour, 0)
+                if hn >= h:
+                    continue
+                cls, poly, segs = self._side(c, n, hn, h)
+                cv2.fillConvexPoly(labels, poly, cls, cv2.LINE_8, _SHIFT)
+                cv2.fillConvexPoly(lines, poly, 1, cv2.LINE_8, _SHIFT)
+                cv2.polylines(lines, segs, False, 2, 1, cv2.LINE_8, _SHIFT)
+            quad = self._top(c, h)
+            cv2.fillConvexPoly(labels, quad, TOP, cv2.LINE_8, _SHIFT)
+            cv2.fillConvexPoly(lines, quad, 1, cv2.LINE_8, _SHIFT)
+            cv2.polylines(lines, [quad], True, 2, 1, cv2.LINE_8, _SHIFT)
+        return labels[y0:y1, x0:x1], lines[y0:y1, x0:x1]
+
+    def column_box(self, heights: dict[Cell, int], cells: list[Cell], new_heights: dict[Cell, int]
+                   ) -> tuple[int, int, int, int] | None:
+        """The crop box that changes when ``cells`` go from ``heights`` to ``new_heights``: their
+        columns before and after, and the side faces of their neighbours."""
+        g = self.grid
+        xs0, ys0, xs1, ys1 = [], [], [], []
+        for c in cells:
+            for hh in (heights.get(c, 0), new_heights.get(c, 0)):
+                if hh > 0:
+                    b = g.box(c, hh)
+                    xs0.append(b[0]); ys0.append(b[1]); xs1.append(b[2]); ys1.append(b[3])
+            for nb in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)):
+                hn = max(heights.get(nb, 0), new_heights.get(nb, 0))
+                if hn > 0 and nb in g.cellset:
+                    b = g.box(nb, hn)
+                    xs0.append(b[0]); ys0.append(b[1]); xs1.append(b[2]); ys1.append(b[3])
+        if not xs0:
+            return None
+        x0 = max(int(min(xs0)), 0)
+        y0 = max(int(min(ys0)), 0)
+        x1 = min(int(max(xs1)) + 2, g.shape[1])
+        y1 = min(int(max(ys1)) + 2, g.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return x0, y0, x1, y1

@@ -1,0 +1,257 @@
+"""The Haut les Cubes camera reader: one frame in, one observation out.
+
+1. **Where is the table?** From the table markers in the frame (``calibration.pose``), with the
+   calibrated lens when there is one; a frame where no marker is found is unreadable (None).
+2. **The mountain** (:mod:`.mountain`): the lattice found from the cubes, the heights searched
+   by drawing hypotheses with the camera model and comparing them with the frame, the cubes by
+   the full-base rule. The giants found on it are then left out of the evidence and the
+   mountain read again.
+3. **A hand?** (:mod:`companion.vision.hands`) The band round the play area, where the mountain
+   does not hide it, must look like bare table; otherwise an arm is over the table and the
+   frame is reported as ``hand`` with no pieces.
+4. **The giants** (:mod:`.giants`) on the squares the heights make, named by colour.
+5. **The card** in the played-card zone, recognised against the enrolled faces
+   (:class:`companion.vision.cards.CardLibrary`).
+
+The observation is counted on the normalised lattice (``docs/observation.md``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import BadInput
+from companion.observation import Observation, Piece
+from companion.vision import hands
+from companion.vision.camera import CameraModel, TablePose, View
+from companion.vision.colours import ColourModel, estimate_white
+from companion.vision.frames import Frame
+from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
+from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
+from companion.vision.hlc.mountain import MountainReading, mask_out, read_mountain
+
+GAME = "haut-les-cubes"
+
+
+@dataclass
+class Diagnostics:
+    """What the last reading found on the way (for ``--annotate`` and the benchmarks)."""
+
+    view: View | None = None
+    mountain: MountainReading | None = None
+    hand: hands.HandCheck | None = None
+    giants: list[GiantReading] = field(default_factory=list)
+    card: Any = None
+    timings: dict[str, float] = field(default_factory=dict)
+    message: str = ""
+
+
+def check_image(image: Any) -> np.ndarray:
+    """The frame as a BGR uint8 array, or a clear error."""
+    if not isinstance(image, np.ndarray):
+        raise BadInput(f"a frame must be an image array, not {type(image).__name__}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise BadInput(f"a frame must be a colour image (H×W×3), not an array of shape {image.shape}")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.dtype != np.uint8:
+        raise BadInput(f"a frame must be 8-bit (uint8), not {image.dtype}")
+    if image.shape[0] < 120 or image.shape[1] < 160:
+        raise BadInput(f"a frame of {image.shape[1]}×{image.shape[0]} pixels is too small to read",
+                       hint="use the camera's 1280×720 or 1920×1080 mode")
+    return image
+
+
+def paper_white(image: np.ndarray, view: View, layout: Layout) -> tuple[float, float, float] | None:
+    """The BGR of the markers' white paper (just outside each marker's black border)."""
+    pix = []
+    h, w = image.shape[:2]
+    s = layout.marker_size / 2
+    for m, (cx, cy) in layout.marker_centres().items():
+        for d in (s + 3.0, s + 5.0):
+            t = np.linspace(-d, d, 24)
+            ring = np.concatenate([np.column_stack([cx + t, np.full(24, cy - d)]),
+                                   np.column_stack([cx + t, np.full(24, cy + d)]),
+                                   np.column_stack([np.full(24, cx - d), cy + t]),
+                                   np.column_stack([np.full(24, cx + d), cy + t])])
+            px = view.project(np.column_stack([ring, np.zeros(len(ring))]))
+            ok = (px[:, 0] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] >= 0) & (px[:, 1] < h - 1)
+            q = np.round(px[ok]).astype(int)
+            pix.append(image[q[:, 1], q[:, 0]].reshape(-1, 3))
+    if not pix:
+        return None
+    allp = np.concatenate(pix).astype(np.float32)
+    if len(allp) < 8:
+        return None
+    try:
+        return estimate_white(allp)
+    except BadInput:
+        return None
+
+
+class HlcReader:
+    """Reads Haut les Cubes positions. ``camera``: the calibrated lens (estimated from the
+    markers when None); ``pose``: a fixed table pose to use when no marker is seen;
+    ``table_layout``: where the markers really lie (``calibration.boards.TableLayout``);
+    ``colours``: a learned colour model for the giants; ``cards``: the enrolled card faces."""
+
+    def __init__(self, *, camera: CameraModel | None = None, pose: TablePose | None = None,
+                 table_layout: Any = None, colours: ColourModel | None = None, cards: Any = None,
+                 layout: Layout = DEFAULT_LAYOUT, levels: int = 7):
+        self.camera, self.pose, self.table_layout = camera, pose, table_layout
+        self.colours = colours or default_model()
+        self.cards = cards
+        self.layout = layout
+        self.levels = levels
+        self.hand_detector = hands.HandDetector(layout)
+        self.last = Diagnostics()
+
+    # ------------------------------------------------------------------------ the table
+    def locate(self, image: np.ndarray) -> View | None:
+        """The table's view in this frame: from its markers, else the fixed pose (if any)."""
+        from calibration.boards import TableLayout
+        from calibration.pose import locate_table
+
+        layout = self.table_layout or TableLayout.rectangle(*self.layout.play_area)
+        loc = locate_table(image, self.camera, layout)
+        if loc.ok:
+            return loc.view
+        self.last.message = loc.message
+        if self.pose is not None and self.camera is not None:
+            cam = self.camera
+            size = (image.shape[1], image.shape[0])
+            if tuple(cam.size) != size:
+                cam = cam.scaled(size)
+            return View(cam, self.pose)
+        return None
+
+    # ------------------------------------------------------------------------ reading
+    def read(self, frame: Frame | np.ndarray, view: View | None = None) -> Observation | None:
+        """The observation of one frame; None when the table cannot be seen in it."""
+        if isinstance(frame, Frame):
+            image, index, t = frame.image, frame.index, frame.t
+        else:
+            image, index, t = frame, None, None
+        image = check_image(image)
+        self.last = Diagnostics()
+        timings = self.last.timings
+        t0 = time.perf_counter()
+        if view is None:
+            view = self.locate(image)
+            timings["locate_ms"] = (time.perf_counter() - t0) * 1000
+            if view is None:
+                return None
+        self.last.view = view
+        if float(image.mean()) < 8.0 or float(image.mean()) > 250.0:
+            self.last.message = "the frame is black or washed out"
+            return None
+        obs = self.read_view(image, view, index=index, t=t)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        return obs
+
+    def read_view(self, image: np.ndarray, view: View, *, index: int | None = None,
+                  t: float | None = None) -> Observation:
+        """Read a frame whose view is known (the detection itself, timed by the benchmarks)."""
+        timings = self.last.timings
+        t1 = time.perf_counter()
+        lay = self.layout
+        white = paper_white(image, view, lay)
+        mountain = read_mountain(image, view, lay, levels=self.levels)
+        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white)
+        if giants:
+            mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay))
+            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white)
+        self.last.mountain, self.last.giants = mountain, giants
+        timings["mountain_ms"] = (time.perf_counter() - t1) * 1000
+        hidden = self._mountain_mask(image.shape, mountain)
+        check = self.hand_detector.check(image, view, hidden, self._shade(mountain))
+        self.last.hand = check
+        board = {"lattice": mountain.lattice.to_json()}
+        if check.hand:
+            return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
+        pieces = [Piece(kind="cube", cell=(i, j), level=k, conf=round(mountain.conf.get((i, j, k), 0.5), 4))
+                  for i, j, k in sorted(mountain.cubes, key=lambda c: (c[2], c[1], c[0]))]
+        pieces += [Piece(kind="giant", cell=g.cell, level=g.level, conf=g.conf, attrs={"colour": g.colour})
+                   for g in giants]
+        card = self._card(image, view)
+        if card is not None:
+            pieces.append(card)
+        return Observation(GAME, tuple(pieces), frame=index, t=t, board=board)
+
+    def learn_hand_free(self, image: np.ndarray, view: View) -> None:
+        """Remember this frame's band as bare table (call it with a frame known to have no hand)."""
+        self.hand_detector.learn(image, view)
+
+    # ------------------------------------------------------------------------ helpers
+    def _mountain_mask(self, shape: tuple[int, ...], mountain: MountainReading) -> np.ndarray:
+        mask = np.zeros(shape[:2], np.uint8)
+        g = mountain.grid
+        x0, y0 = g.off.astype(int)
+        hh, ww = g.shape
+        mask[y0:y0 + hh, x0:x0 + ww] = (mountain.search.labels > 0)
+        return cv2.dilate(mask, np.ones((7, 7), np.uint8))
+
+    @staticmethod
+    def _shade(mountain: MountainReading) -> tuple[float, float] | None:
+        """The table's chroma in shadow, from the mountain's shadows: pixels the reading gives to
+        the table that are much darker than the lit table."""
+        ev = mountain.search.evidence
+        table = (mountain.search.labels == 0) & (ev.care > 0)
+        f = ev.feats[table]
+        if len(f) < 200:
+            return None
+        lit = np.quantile(f[:, 2], 0.8)
+        dark = f[(f[:, 2] < lit - 8.0) & (ev.table_ll[table] > ev.table.typical - 6.0)]
+        if len(dark) < 80:
+            return None
+        return float(np.median(dark[:, 0])), float(np.median(dark[:, 1]))
+
+    def _card(self, image: np.ndarray, view: View) -> Piece | None:
+        if self.cards is None or len(self.cards) == 0:
+            return None
+        match = self.cards.recognise_in_view(image, self.layout.card_zone_corners(), view)
+        self.last.card = match
+        if match.name is None:
+            return None
+        return Piece(kind="card", zone="played", conf=round(float(match.confidence), 4),
+                     attrs={"card": match.name})
+
+
+def make_reader(**kwargs: Any) -> HlcReader:
+    """The reader the registry builds (:mod:`companion.vision.readers`): ``calibration`` (what
+    :func:`calibration.store.load_calibration` gives) supplies the lens, the table pose and the
+    markers' layout, and beside it the learned colours and the enrolled cards; any
+    :class:`HlcReader` argument may be given directly."""
+    calibration = kwargs.pop("calibration", None)
+    size = kwargs.pop("size", None)
+    kwargs.pop("game", None)
+    if calibration is not None:
+        camera = calibration.camera_for(size) if size is not None else calibration.camera
+        kwargs.setdefault("camera", camera)
+        kwargs.setdefault("pose", calibration.pose)
+        kwargs.setdefault("table_layout", calibration.layout)
+        if calibration.path is not None:
+            from calibration.store import load_colours
+            from companion.vision.cards import CardLibrary, library_path
+
+            if "colours" not in kwargs:
+                colours = load_colours(GAME, calibration.path)
+                if colours is not None and all(c in colours.names for c in GIANT_COLOURS):
+                    kwargs["colours"] = colours
+            if "cards" not in kwargs:
+                path = library_path(GAME, calibration.path.parent)
+                if path.exists():
+                    kwargs["cards"] = CardLibrary.load(path)
+    allowed = {"camera", "pose", "table_layout", "colours", "cards", "layout", "levels"}
+    unknown = set(kwargs) - allowed
+    if unknown:
+        raise BadInput(f"the Haut les Cubes reader takes no {', '.join(sorted(unknown))}",
+                       hint=f"it takes calibration, size and {', '.join(sorted(allowed))}")
+    return HlcReader(**kwargs)

@@ -1,0 +1,159 @@
+"""Finding the height map that best explains the frame.
+
+The search changes the heights of cells (one cell, or a 2×2 block: a cube top) and keeps a change
+when the frame is better explained by it, the mountain drawn by :class:`~.raster.Raster` and
+judged by :class:`~.evidence.Evidence`. Only the box a change can affect is redrawn and re-scored,
+so a change costs a fraction of a millisecond. Changes are tried best first (a lazy greedy
+search: a change's gain is re-measured only when something near it changed since), which builds
+tall, well-seen stacks before the doubtful cubes around them. Each cube costs a little
+(:attr:`Search.cube_cost`), so a cube is only reported when the frame shows it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+import numpy as np
+
+from companion.vision.hlc.evidence import Evidence
+from companion.vision.hlc.geometry import Cell, Grid
+from companion.vision.hlc.raster import Raster
+
+Move = tuple[tuple[Cell, int], ...]
+
+
+def _hits(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+
+class Search:
+    def __init__(self, grid: Grid, evidence: Evidence, *, levels: int = 7, cube_cost: float = 30.0):
+        self.grid, self.evidence, self.levels = grid, evidence, levels
+        self.raster = Raster(grid)
+        self.cube_cost = cube_cost
+        self.heights: dict[Cell, int] = {}
+        #: 2×2 towers whose highest cover is the height map (a pile of cubes is such a union:
+        #: one tower per cube with nothing on it)
+        self.towers: dict[Cell, int] = {}
+        self.redraw()
+
+    # ------------------------------------------------------------------------ one change
+    def gain(self, move: Move) -> tuple[float, tuple[int, int, int, int] | None]:
+        new = dict(self.heights)
+        for c, h in move:
+            new[c] = h
+        cells = [c for c, _ in move]
+        box = self.raster.column_box(self.heights, cells, new)
+        if box is None:
+            return -np.inf, None
+        x0, y0, x1, y1 = box
+        labels, lines = self.raster.draw(new, box)
+        old = float(self.current[y0:y1, x0:x1].sum())
+        now = self.evidence.score(labels, lines, box)
+        dh = sum(h - self.heights.get(c, 0) for c, h in move)
+        return now - old - self.cube_cost * dh / 4.0, box
+
+    def apply(self, move: Move) -> tuple[int, int, int, int] | None:
+        new = dict(self.heights)
+        for c, h in move:
+            new[c] = h
+        box = self.raster.column_box(self.heights, [c for c, _ in move], new)
+        self.heights = {c: h for c, h in new.items() if h > 0}
+        if box is not None:
+            x0, y0, x1, y1 = box
+            labels, lines = self.raster.draw(self.heights, box)
+            self.labels[y0:y1, x0:x1] = labels
+            self.lines[y0:y1, x0:x1] = lines
+            self.current[y0:y1, x0:x1] = self.evidence.pixel_scores(labels, lines, box)
+        return box
+
+    def redraw(self) -> None:
+        """Draw the whole current map again (after the evidence changed)."""
+        labels, lines = self.raster.draw(self.heights)
+        self.labels, self.lines = labels.copy(), lines.copy()
+        self.current = self.evidence.pixel_scores(self.labels, self.lines)
+
+    def total(self) -> float:
+        return float(self.current.sum()) - self.cube_cost * sum(self.heights.values()) / 4.0
+
+    # ------------------------------------------------------------------------ the moves
+    def tower_move(self, pos: Cell, h: int) -> Move:
+        """The cell changes of setting the tower standing on the 2×2 block at ``pos`` to ``h``
+        (0 removes it): each of its cells takes the highest tower covering it."""
+        i, j = pos
+        out = []
+        for c in ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)):
+            if c not in self.grid.cellset:
+                continue
+            best = h
+            for p in ((c[0] - 1, c[1] - 1), (c[0], c[1] - 1), (c[0] - 1, c[1]), (c[0], c[1])):
+                if p != pos:
+                    best = max(best, self.towers.get(p, 0))
+            if best != self.heights.get(c, 0):
+                out.append((c, best))
+        return tuple(out)
+
+    def tower_positions(self) -> list[Cell]:
+        g = self.grid
+        return [(i, j) for (i, j) in g.cells
+                if all(b in g.cellset for b in ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)))]
+
+    # ------------------------------------------------------------------------ the search
+    def run(self, *, min_gain: float = 1.0, max_steps: int = 400, near: int | None = None) -> int:
+        """Best-first improvement of the towers until no change gains ``min_gain``; returns the
+        number of changes made. ``near``: only start with changes within that many cells of the
+        towers standing (a refinement after the evidence changed)."""
+        counter = itertools.count()
+        heap: list = []
+        applied: list[tuple[int, tuple[int, int, int, int]]] = []
+        clock = 0
+        positions = self.tower_positions()
+
+        def push(pos: Cell, h: int) -> None:
+            mv = self.tower_move(pos, h)
+            if not mv:
+                return
+            gn, box = self.gain(mv)
+            if gn > min_gain:
+                heapq.heappush(heap, (-gn, next(counter), clock, pos, h, box))
+
+        if near is None:
+            for pos in positions:
+                cur = self.towers.get(pos, 0)
+                for h in range(self.levels + 1):
+                    if h != cur:
+                        push(pos, h)
+        else:
+            standing = list(self.towers)
+            for pos in positions:
+                cur = self.towers.get(pos, 0)
+                if cur == 0 and not any(abs(pos[0] - a) <= near and abs(pos[1] - b) <= near for a, b in standing):
+                    continue
+                for h in range(self.levels + 1):
+                    if h != cur:
+                        push(pos, h)
+        steps = 0
+        while heap and steps < max_steps:
+            _, _, when, pos, h, box = heapq.heappop(heap)
+            if self.towers.get(pos, 0) == h:
+                continue
+            if box is None or any(t > when and _hits(box, b) for t, b in applied):
+                push(pos, h)
+                continue
+            mv = self.tower_move(pos, h)
+            if not mv:
+                continue
+            if h > 0:
+                self.towers[pos] = h
+            else:
+                self.towers.pop(pos, None)
+            changed = self.apply(mv)
+            clock += 1
+            steps += 1
+            if changed is not None:
+                applied.append((clock, changed))
+            for h2 in range(self.levels + 1):
+                if h2 != self.towers.get(pos, 0):
+                    push(pos, h2)
+        return steps
