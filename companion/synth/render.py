@@ -379,6 +379,21 @@ def _card_sheet(name: str, card_mm: tuple[float, float]) -> np.ndarray:
 
 def render(scene: Scene, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> Rendered:
     """Draw ``scene`` as ``shot``'s camera sees it; returns the frame and its ground truth."""
+    linear, truth = render_linear(scene, shot, layout)
+    return Rendered(expose(linear, shot), truth)
+
+
+def expose(linear: np.ndarray, shot: Shot, frame_seed: int = 0) -> np.ndarray:
+    """The camera's frame of a linear image: exposure, blur, noise, JPEG. ``frame_seed`` makes
+    the noise of successive frames of a video differ."""
+    rng = np.random.default_rng([shot.seed, 2, frame_seed])
+    return optics.sensor(linear, rng, exposure=shot.exposure, noise=shot.noise, blur=shot.blur,
+                         jpeg=shot.jpeg)
+
+
+def render_linear(scene: Scene, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> tuple[np.ndarray, Truth]:
+    """The light reaching the sensor (float BGR, before the camera's own effects) and the truth;
+    a video re-exposes one of these for every frame the scene holds still."""
     p = _Painter(scene, shot, layout)
     pitch = scene.lattice.pitch
     cubes = [B.cube_body(p.frame, n, c, pitch) for n, c in enumerate(scene.cubes)]
@@ -409,7 +424,4 @@ def render(scene: Scene, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> Rendere
     size = shot.view.camera.size
     linear = optics.distort(p.canvas, p.img, size)
     ids = optics.distort(p.canvas, p.ids, size, nearest=True)
-    image = optics.sensor(linear, np.random.default_rng([shot.seed, 2]), exposure=shot.exposure,
-                          noise=shot.noise, blur=shot.blur, jpeg=shot.jpeg)
-    truth = make_truth(scene, shot, layout, ids)
-    return Rendered(image, truth)
+    return linear, make_truth(scene, shot, layout, ids)
