@@ -1,0 +1,211 @@
+"""Fitting solids to a picture: how well a stone or a die, placed here and turned so, explains
+what the camera saw.
+
+A hypothesis is a solid (:mod:`.solids`) at a place and a turn. Its score is read off the
+per-pixel class log-posteriors of a top-down plane picture (:mod:`.planes`, :mod:`.pixels`):
+
+* points spread over each face the camera can see should show the face's class (the stone's
+  colour; for a die's sides, "not the background");
+* points just outside the solid, where the camera sees the table past it, should show the
+  background: around its foot on the camera's side and across, and beyond its top on the far
+  side and across (the near side of its top hides its own sides, so it proves nothing).
+
+Points are projected through the camera's centre onto the picture's plane, so the parallax of
+high and low points is exact; many hypotheses are scored at once (arrays of poses), which is
+what makes searching over shapes, places and turns affordable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from companion.vision.nains.planes import Plane
+from companion.vision.nains.solids import shape
+
+#: face points stay this far inside a face's edges (mm); ring points lie this far outside
+INSET_MM = 1.6
+RING_MM = 3.0
+#: a picture pixel outside the plane picture scores this
+OUTSIDE = float(np.log(0.5))
+#: background points weigh this much against face points
+RING_WEIGHT = 0.8
+#: a face that only needs to be "not background" costs at most this where it looks like the
+#: background (a side in deep shadow looks like the table's shadow)
+SOFT_FLOOR = float(np.log(0.4))
+
+
+@dataclass(frozen=True)
+class Samples:
+    """A solid's sample points in its own frame: face points with their face's index, outward
+    normal and kind, and ring points with their outward direction (horizontal) and level
+    (0: around the foot, 1: around the top)."""
+
+    face_pts: np.ndarray
+    face_index: np.ndarray
+    face_normal: np.ndarray
+    face_top: np.ndarray  # bool: the face is the solid's top (or a roof's slope)
+    ring_pts: np.ndarray
+    ring_dir: np.ndarray
+    ring_top: np.ndarray
+
+
+def _grid_on(pts: np.ndarray, step: float) -> np.ndarray:
+    """Points spread over a convex planar polygon, kept INSET_MM inside its edges."""
+    o = pts[0]
+    a = pts[1] - pts[0]
+    a = a / np.linalg.norm(a)
+    n = np.cross(a, pts[-1] - pts[0])
+    n = n / np.linalg.norm(n)
+    b = np.cross(n, a)
+    uv = np.column_stack([(pts - o) @ a, (pts - o) @ b])
+    lo, hi = uv.min(axis=0), uv.max(axis=0)
+    nu = max(2, int(math.ceil((hi[0] - lo[0]) / step)))
+    nv = max(2, int(math.ceil((hi[1] - lo[1]) / step)))
+    us = np.linspace(lo[0], hi[0], nu + 1)[:-1] + (hi[0] - lo[0]) / nu / 2
+    vs = np.linspace(lo[1], hi[1], nv + 1)[:-1] + (hi[1] - lo[1]) / nv / 2
+    g = np.array([[u, v] for u in us for v in vs])
+    keep = np.ones(len(g), bool)
+    m = len(uv)
+    cw = np.sign(np.cross(uv[1] - uv[0], uv[2] - uv[1]))
+    for k in range(m):
+        p, q = uv[k], uv[(k + 1) % m]
+        e = q - p
+        d = (np.cross(e, g - p)) * cw / max(np.linalg.norm(e), 1e-9)
+        keep &= d >= INSET_MM
+    g = g[keep]
+    return o + g[:, :1] * a + g[:, 1:] * b
+
+
+@lru_cache(maxsize=None)
+def samples(name: str) -> Samples:
+    """The sample points of the solid ``name`` (see :class:`Samples`)."""
+    sh = shape(name, 12)
+    fp, fi, fn, ft = [], [], [], []
+    for k, f in enumerate(sh.faces):
+        if f.kind == "bottom":
+            continue
+        pts = sh.points[list(f.index)]
+        step = 4.0 if f.kind != "side" or len(sh.faces) < 10 else 10.0
+        g = _grid_on(pts, step)
+        if f.kind == "side" and len(sh.faces) > 10:  # a cylinder's strip: a column of points
+            g = _grid_on(pts, 30.0) if False else np.array([pts.mean(axis=0) + np.array([0, 0, dz])
+                                                             for dz in (-6.0, 0.0, 6.0)])
+        fp.append(g)
+        fi += [k] * len(g)
+        fn += [f.normal] * len(g)
+        ft += [f.kind in ("top", "slope")] * len(g)
+    base = sh.points[sh.points[:, 2] < 1e-6]
+    top = sh.points[np.isclose(sh.points[:, 2], sh.points[:, 2].max())]
+    rp, rd, rt = [], [], []
+    for level, ring in ((0, base), (1, top)):
+        c = ring.mean(axis=0)
+        if len(ring) == 2:  # a roof's ridge: the ring around its gable tops
+            ring = np.vstack([ring + [0, 4.0, 0], ring - [0, 4.0, 0]])
+        ang = np.arctan2(ring[:, 1] - c[1], ring[:, 0] - c[0])
+        order = np.argsort(ang)
+        poly = ring[order]
+        for k in range(len(poly)):
+            p, q = poly[k], poly[(k + 1) % len(poly)]
+            e = q - p
+            L = float(np.hypot(e[0], e[1]))
+            out = np.array([e[1], -e[0], 0.0]) / max(L, 1e-9)
+            if out[:2] @ (((p + q) / 2)[:2] - c[:2]) < 0:
+                out = -out
+            for t in np.linspace(0.15, 0.85, max(2, int(L // 6))):
+                pt = p + e * t + out * RING_MM
+                rp.append(pt)
+                rd.append(out)
+                rt.append(level == 1)
+    return Samples(np.concatenate(fp), np.array(fi), np.array(fn, float), np.array(ft),
+                   np.array(rp), np.array(rd), np.array(rt))
+
+
+def rotations(yaws_deg: np.ndarray) -> np.ndarray:
+    a = np.radians(np.asarray(yaws_deg, float))
+    c, s = np.cos(a), np.sin(a)
+    R = np.zeros((len(a), 3, 3))
+    R[:, 0, 0], R[:, 0, 1], R[:, 1, 0], R[:, 1, 1], R[:, 2, 2] = c, -s, s, c, 1.0
+    return R
+
+
+class Fitter:
+    """Scores hypotheses against a plane picture's class log-posteriors ``lp`` (h × w × K,
+    class 0 the background) seen from the camera at ``camera`` (table mm)."""
+
+    def __init__(self, plane: Plane, lp: np.ndarray, camera: np.ndarray):
+        self.plane = plane
+        h, w, k = lp.shape
+        self.h, self.w, self.k = h, w, k
+        with np.errstate(divide="ignore"):
+            fg = np.log(np.clip(1.0 - np.exp(lp[:, :, :1]), 1e-3, 1.0)).astype(np.float32)
+        soft = np.maximum(fg, np.float32(SOFT_FLOOR))
+        # one flat table: the K classes, "not background" (class -1), "not background, or a
+        # face in shadow" (class -2: never much against), then the value off the picture
+        self.table = np.concatenate([lp.astype(np.float32), fg, soft], axis=2).reshape(-1)
+        self.table = np.append(self.table, np.float32(OUTSIDE))
+        self.lp = lp
+        self.C = np.asarray(camera, float)
+
+    def to_px(self, X: np.ndarray) -> np.ndarray:
+        """Table points (… × 3) to plane-picture pixels (… × 2), through the camera's centre."""
+        C, pl = self.C, self.plane
+        t = (C[2] - pl.z) / np.maximum(C[2] - X[..., 2], 1e-6)
+        Y = C[:2] + (X[..., :2] - C[:2]) * t[..., None]
+        return np.stack([(Y[..., 0] - pl.rect.x0) * pl.ppm - 0.5, (pl.rect.y1 - Y[..., 1]) * pl.ppm - 0.5], axis=-1)
+
+    def _index(self, X: np.ndarray, cls: np.ndarray) -> np.ndarray:
+        C, pl = self.C, self.plane
+        t = (C[2] - pl.z) / np.maximum(C[2] - X[..., 2], 1e-6)
+        ix = np.rint((C[0] + (X[..., 0] - C[0]) * t - pl.rect.x0) * pl.ppm - 0.5).astype(np.int64)
+        iy = np.rint((pl.rect.y1 - C[1] - (X[..., 1] - C[1]) * t) * pl.ppm - 0.5).astype(np.int64)
+        inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
+        kk = self.k + 2
+        idx = (iy * self.w + ix) * kk + np.where(cls >= 0, cls, self.k - 1 - cls)
+        return np.where(inside, idx, len(self.table) - 1)
+
+    def values(self, X: np.ndarray, cls: np.ndarray | int) -> np.ndarray:
+        """Log-posterior of class ``cls`` (an index, -1 for "not background"; one per point or
+        one for all) at table points ``X``."""
+        return self.table[self._index(X, np.broadcast_to(np.asarray(cls), X.shape[:-1]))]
+
+    @staticmethod
+    def _place(pts: np.ndarray, poses: np.ndarray) -> np.ndarray:
+        a = np.radians(poses[:, 3])[:, None]
+        c, s = np.cos(a), np.sin(a)
+        x = c * pts[None, :, 0] - s * pts[None, :, 1] + poses[:, None, 0]
+        y = s * pts[None, :, 0] + c * pts[None, :, 1] + poses[:, None, 1]
+        z = np.broadcast_to(pts[None, :, 2] + poses[:, None, 2], x.shape)
+        return np.stack([x, y, z], axis=-1)
+
+    def score(self, name: str, poses: np.ndarray, top_cls: np.ndarray | int,
+              side_cls: np.ndarray | int, *, ring: bool = True) -> np.ndarray:
+        """Scores of the solid ``name`` at ``poses`` (H × 4: x, y, z0, yaw°): the mean face
+        log-posterior (top faces of class ``top_cls``, the other faces ``side_cls``, each one
+        per pose or one for all) plus :data:`RING_WEIGHT` times the mean background
+        log-posterior of the ring points that show the table."""
+        S = samples(name)
+        poses = np.asarray(poses, float).reshape(-1, 4)
+        H = len(poses)
+        X = self._place(S.face_pts, poses)
+        N = self._place(S.face_normal, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
+        visible = np.einsum("hni,hni->hn", N, self.C - X) > 0
+        tc = np.broadcast_to(np.asarray(top_cls).reshape(-1, 1), (H, 1))
+        sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
+        cls = np.where(S.face_top[None, :], tc, sc)
+        v = self.table[self._index(X, cls)]
+        faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
+        if not ring:
+            return faces
+        Xr = self._place(S.ring_pts, poses)
+        D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
+        u = poses[:, :2] - self.C[:2]
+        u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+        along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+        keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
+        vr = self.table[self._index(Xr, np.zeros(Xr.shape[:-1], np.int64))]
+        rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
+        return faces + RING_WEIGHT * rings
