@@ -1,7 +1,8 @@
 """The Gleeb's and Grues benchmark corpus and its score.
 
 The corpus is made of *sessions*, as a table is used: a camera set up over the board under one
-light, the colours calibrated once under that light (:mod:`.calibration_shot`), then several
+light, the colours calibrated once under that light (:mod:`.calibration_shot`; a set-up whose
+colour sheet cannot be read is set up again, as a user would), then several
 positions photographed from the same place. Each item carries its frame, its ground truth and
 the session's learned colours; the first item of a session is the one a reader sees with
 nothing known yet. Everything is rendered on the fly from ``(seed, index)``; nothing is stored.
@@ -18,6 +19,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from companion.errors import UserError
 from companion.observation import Observation
 from companion.synth.gleebs.calibration_shot import learn_colours
 from companion.synth.gleebs.generate import GleebsRanges, random_hand, random_scene, random_shot
@@ -88,10 +90,20 @@ def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     index = 0
     session = 0
     while index < n:
-        rng = np.random.default_rng([seed, session, 101])
-        first_scene = random_scene(rng, r)
-        shot = random_shot(rng, first_scene.board, r, light=light, tilt_deg=tilt)
-        colours = learn_colours(first_scene.board, shot)
+        colours = None
+        attempt = 0
+        while colours is None:
+            rng = np.random.default_rng([seed, session, 101, attempt])
+            first_scene = random_scene(rng, r)
+            shot = random_shot(rng, first_scene.board, r, light=light, tilt_deg=tilt)
+            try:
+                colours = learn_colours(first_scene.board, shot)
+            except UserError:
+                # the colour sheet cannot be read from there (too small, too blurred): a user
+                # would set the camera up again before playing, and so does the corpus
+                attempt += 1
+                if attempt > 20:
+                    raise
         for k in range(per_session):
             if index >= n:
                 break

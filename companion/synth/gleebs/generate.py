@@ -51,6 +51,7 @@ class GleebsRanges:
     loose_probability: float = 0.5
     aligned_probability: float = 0.65
     offset_mm: float = 4.0
+    stack_probability: float = 0.3
     noise: tuple[float, float] = (0.5, 5.0)
     blur: tuple[float, float] = (0.3, 1.3)
     jpeg_quality: tuple[int, int] = (55, 95)
@@ -83,17 +84,25 @@ def _playable(order: list[Pyramid]) -> bool:
 
 def random_stacks(rng: np.random.Generator, pieces: list[Pyramid],
                   ranges: GleebsRanges = GleebsRanges()) -> tuple[Stack, ...]:
-    """The pieces spread over random squares, each square's stack in a random order that play
-    could have built (see :func:`_playable`; the same colour can still show twice when a
-    pyramid swallowed the one between)."""
+    """The pieces spread over random squares, a share of them (``stack_probability``) climbing
+    onto a stack already there, each square's stack in a random order that play could have
+    built (see :func:`_playable`; the same colour can still show twice when a pyramid
+    swallowed the one between)."""
     n = len(pieces)
     if n == 0:
         return ()
-    squares = int(rng.integers(max(1, math.ceil(n / 4)), min(16, n) + 1))
-    cells = [(int(c % 4), int(c // 4)) for c in rng.choice(16, size=squares, replace=False)]
-    groups: list[list[Pyramid]] = [[p] for p in pieces[:squares]]
-    for p in pieces[squares:]:
-        groups[int(rng.integers(0, squares))].append(p)
+    # each piece goes onto a stack already there now and then (pieces climb onto each other in
+    # play), most often onto a square of its own
+    order = [int(c) for c in rng.permutation(16)]
+    cells: list[tuple[int, int]] = []
+    groups: list[list[Pyramid]] = []
+    for p in pieces:
+        if groups and (len(groups) == 16 or rng.random() < ranges.stack_probability):
+            groups[int(rng.integers(0, len(groups)))].append(p)
+        else:
+            c = order[len(groups)]
+            cells.append((c % 4, c // 4))
+            groups.append([p])
     stacks = []
     for cell, group in zip(cells, groups):
         order = [group[i] for i in rng.permutation(len(group))]

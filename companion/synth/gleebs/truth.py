@@ -6,8 +6,9 @@ if its own stack stood alone (so a lower pyramid whose rim shows fully below the
 counts as wholly visible, and one half hidden behind a taller neighbour as half). A pyramid is
 *expected* from a reader when at least :data:`MIN_VISIBLE` of it shows (and a few pixels at
 least); nested pyramids are never drawn and never expected (``docs/observation/gleebs-and-grues.md``).
-A frame is a *hand* frame when the arm covers part of the board's squares (or the ring just
-around them): the ideal reading is then ``hand: true`` and nothing else.
+A frame is a *hand* frame when the arm covers part of the board's squares (or the rim just
+around them) at least as large as a fingertip: the ideal reading is then ``hand: true`` and
+nothing else.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
 GAME = "gleebs-and-grues"
 MIN_VISIBLE = 0.3
 MIN_PIXELS = 12
-#: the arm counts as over the board when it covers this many pixels of the squares or of the
-#: ring of :data:`HAND_RING_MM` around them
-HAND_PIXELS = 20
-HAND_RING_MM = 15.0
+#: the arm counts as over the board when it covers this many pixels (a fingertip) of the squares
+#: or of the ring of :data:`HAND_RING_MM` around them
+HAND_PIXELS = 120
+HAND_RING_MM = 5.0
 #: id map values (kept equal to the renderer's)
 PYRAMID_ID, HAND_ID = 1000, 20_000
 

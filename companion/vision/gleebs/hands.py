@@ -25,7 +25,11 @@ from companion.vision.gleebs.board import Rectifier
 from companion.vision.gleebs.labels import PAPER
 
 #: an unexplained patch larger than this (mm²) is a hand
-PATCH_MM2 = 140.0
+PATCH_MM2 = 100.0
+#: unexplained patches this large in all (mm²; specks below SPECK_MM2 not counted) are a hand
+#: whose outline alone shows (a pale hand in an overexposed frame)
+SPREAD_MM2 = 400.0
+SPECK_MM2 = 3.0
 #: the ring around the squares that counts as over the board (mm)
 RING_MM = 15.0
 #: a stretch of grid line this long (mm) hidden where no stack stands is a hand; or this much
@@ -34,6 +38,8 @@ RUN_MM = 10.0
 TOTAL_MM = 24.0
 #: a line sample is missing when its contrast is below this share of the typical contrast
 MISSING_SHARE = 0.35
+#: paper beside a line at least this share of the lit sheet's brightness is uncovered
+LIT_SHARE = 0.93
 #: contrast noise is never taken below this (JPEG and the 8-bit scale leave at least this much)
 NOISE_FLOOR = 0.006
 #: a line is judged only when its contrast stands this many noise deviations above blank paper
@@ -43,12 +49,13 @@ MIN_SIGNAL = 8.0
 @dataclass(frozen=True)
 class HandCheck:
     """What the hand check found: ``hand`` and why (the largest unexplained patch in mm², the
-    longest and total stretch of hidden grid line in mm)."""
+    longest and total stretch of hidden grid line in mm, all unexplained patches in mm²)."""
 
     hand: bool
     patch_mm2: float
     run_mm: float
     hidden_mm: float
+    spread_mm2: float = 0.0
 
 
 def _play_area(rect: Rectifier, spec: BoardSpec) -> tuple[int, int, int, int]:
@@ -60,24 +67,30 @@ def _play_area(rect: Rectifier, spec: BoardSpec) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def unexplained_patch(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained: np.ndarray,
-                      spec: BoardSpec = GLEEBS_BOARD) -> float:
-    """The largest patch (mm²) over the play area that is not paper, print or a read stack."""
+def unexplained(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained: np.ndarray,
+                spec: BoardSpec = GLEEBS_BOARD) -> tuple[float, float]:
+    """Over the play area, what is not paper, print or a read stack: the largest patch and all
+    of it together (mm²; specks of a few pixels left out)."""
     x0, y0, x1, y1 = _play_area(rect, spec)
     fg = ((labels[y0:y1, x0:x1] != PAPER) & (ink[y0:y1, x0:x1] == 0)
           & (explained[y0:y1, x0:x1] == 0)).astype(np.uint8)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    # thin fringes round the stacks (blur, a shadow's edge) are not a hand: only what is at
+    # least a millimetre or two thick counts
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     if n <= 1:
-        return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) / (rect.ppm ** 2)
+        return 0.0, 0.0
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
+    speck = SPECK_MM2 * rect.ppm ** 2
+    return float(areas.max()) / rect.ppm ** 2, float(areas[areas >= speck].sum()) / rect.ppm ** 2
 
 
 def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: BoardSpec,
-              shift: float) -> tuple[list[str], np.ndarray, np.ndarray]:
+              shift: float) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """Each grid line's contrast every millimetre (lines × samples), read ``shift`` mm beside
     where the line is printed (0: on it; elsewhere: blank paper, how much contrast noise alone
-    makes), and which samples can be judged (in the picture, no stack standing there)."""
+    makes), which samples can be judged (in the picture, no stack standing there), and how
+    bright the paper beside the line is."""
     s = spec.square_mm
     ts = np.arange(3.0, spec.width_mm - 2.9, 1.0)  # clear of the crossing border lines
     across = np.array([-3.0, -2.5, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0])
@@ -109,7 +122,7 @@ def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: Bo
     contrast = (paper - line) / paper
     kernel = np.ones(5) / 5
     contrast = np.stack([np.convolve(c, kernel, mode="same") for c in contrast])
-    return kinds, contrast, inside & ~covered
+    return kinds, contrast, inside & ~covered, paper
 
 
 def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
@@ -122,8 +135,13 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
     is printed, the paper's the middle of the readings beyond 2 mm. The same reading on blank
     paper beside each line says how much of that is noise; lines too faint to stand well above
     it in this frame (a far camera, heavy blur) are not judged."""
-    kinds, contrast, usable = _contrast(rect, grey, explained, spec, 0.0)
-    _, null, null_ok = _contrast(rect, grey, explained, spec, spec.square_mm / 4)
+    kinds, contrast, usable, paper = _contrast(rect, grey, explained, spec, 0.0)
+    _, null, null_ok, _ = _contrast(rect, grey, explained, spec, spec.square_mm / 4)
+    # where the paper beside a line is as bright as the lit sheet, nothing covers the line: a
+    # faint line lost in an overexposed sheet is not a hand (a hand, a sleeve or its shadow
+    # never reads as bright as lit paper)
+    lit = float(np.percentile(paper[usable], 90)) if usable.any() else 255.0
+    darkened = usable & (paper < LIT_SHARE * lit)
     pooled_null = null[null_ok]
     if len(pooled_null) < 20:
         return 0.0, 0.0
@@ -145,7 +163,7 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
             # line a hand hides for most of its length must not set its own standard)
             own = float(np.median(c[u])) if u.sum() >= 30 else typical
             reference = max(own, 0.5 * typical)
-            missing = u & (c < med + MISSING_SHARE * (reference - med))
+            missing = darkened[i] & (c < med + MISSING_SHARE * (reference - med))
             total += float(missing.sum())
             run = 0
             for m in missing:
@@ -157,6 +175,7 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
 def check(rect: Rectifier, labels: np.ndarray, grey: np.ndarray, ink: np.ndarray,
           explained: np.ndarray, spec: BoardSpec = GLEEBS_BOARD) -> HandCheck:
     wide = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    patch = unexplained_patch(rect, labels, ink, wide, spec)
+    patch, spread = unexplained(rect, labels, ink, wide, spec)
     run, total = hidden_lines(rect, grey, wide, spec)
-    return HandCheck(patch > PATCH_MM2 or run >= RUN_MM or total >= TOTAL_MM, patch, run, total)
+    hand = patch > PATCH_MM2 or spread > SPREAD_MM2 or run >= RUN_MM or total >= TOTAL_MM
+    return HandCheck(hand, patch, run, total, spread)

@@ -37,6 +37,11 @@ DEFAULT_SHADOW_L = 40.0
 #: faces reflect a twentieth of what paper does
 SHADOW_MIN_L = 16.0
 SHADE_MIN_PIXELS = 150
+#: overexposed paper: two channels clipped, the third at least this share of white (a pale hand,
+#: clipped the same way, is yellower)
+CLIPPED_MIN = 0.85
+#: the most a shadow's tint may grow per unit of lightness lost (a low sun under a blue sky)
+MAX_TINT = 0.8
 #: a pixel whose nearest class is farther than this (Mahalanobis) is "other"
 OTHER_DISTANCE = 4.5
 LEVELS = 64
@@ -89,7 +94,7 @@ class Labeller:
         # bins at the top of two channels (paper whose light clips in the camera) and not dark
         # in the third: overexposed paper, however tinted its one unclipped channel makes it
         top = rel >= 0.999
-        self.clipped_paper = (top.sum(axis=1) >= 2) & (rel.min(axis=1) >= 0.72)
+        self.clipped_paper = (top.sum(axis=1) >= 2) & (rel.min(axis=1) >= CLIPPED_MIN)
         self._tables: dict[tuple, np.ndarray] = {}
         self.chroma = np.hypot(self.lab[:, 1], self.lab[:, 2])
 
@@ -114,8 +119,8 @@ class Labeller:
         ta = float(np.median(a[cand] / depth))
         tb = float(np.median(b[cand] / depth))
         norm = math.hypot(ta, tb)
-        if norm > 0.5:
-            ta, tb = ta * 0.5 / norm, tb * 0.5 / norm
+        if norm > MAX_TINT:
+            ta, tb = ta * MAX_TINT / norm, tb * MAX_TINT / norm
         # the shadows' cores: most of what is darker than lit paper and grey is shadow (the
         # pieces' dark faces are few, and darker still)
         core = float(np.clip(np.percentile(L[cand], 20) - 6.0, SHADOW_MIN_L + 2.0, 75.0))

@@ -50,6 +50,7 @@ class _Plane:
     rect: Rectifier
     ink: np.ndarray
     paper: np.ndarray  # plane pixels of blank page around the board (white reference)
+    shade_sample: np.ndarray  # where paper's shadows are studied: along the lines, round the grid
     squares: dict = field(default_factory=dict)  # each square's window and zone on the plane
 
 
@@ -66,6 +67,8 @@ class GleebsReader:
         #: the last reading's details (stacks, hand check), for the annotation and for tests
         self.last_stacks: list[StackReading] = []
         self.last_hand: hands.HandCheck | None = None
+        self.last_labels: np.ndarray | None = None
+        self.last_explained: np.ndarray | None = None
 
     # ------------------------------------------------------------------------------ reading
     def read(self, frame: Any) -> Observation | None:
@@ -84,12 +87,13 @@ class GleebsReader:
         white = _white(smooth, plane.paper)
         if white is None:
             return None
-        labels = self.labeller.label(smooth, white, sample=1 - plane.ink, paper=plane.paper)
+        labels = self.labeller.label(smooth, white, sample=plane.shade_sample, paper=plane.paper)
         grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY).astype(np.float32)
         reader = StackReader(plane.rect, labels, plane.ink, self.spec, plane.squares)
         stacks = reader.read_all()
         check = hands.check(plane.rect, labels, grey, plane.ink, reader.explained, self.spec)
         self.last_stacks, self.last_hand = stacks, check
+        self.last_labels, self.last_explained = labels, reader.explained
         info = _board_info(board)
         if check.hand:
             return Observation(game=GAME, pieces=(), frame=index, t=t, hand=True, board=info)
@@ -106,7 +110,8 @@ class GleebsReader:
         rect = rectifier(board.view, _region(board.view, self.spec))
         blur_mm = 1.0 + 1.2 / max(camera_ppm(board.view, self.spec), 0.3)
         ink = ink_mask(rect, blur_mm, self.spec)
-        self._plane = _Plane(board, rect, ink, _paper_sample(rect, ink, self.spec))
+        self._plane = _Plane(board, rect, ink, _paper_sample(rect, ink, self.spec),
+                             _shade_sample(rect, ink, self.spec))
         return self._plane
 
 
@@ -154,6 +159,26 @@ def _paper_sample(rect: Rectifier, ink: np.ndarray, spec: BoardSpec) -> np.ndarr
         mask[max(v0, 0):max(v1, 0), max(u0, 0):max(u1, 0)] = 1
     mask[ink > 0] = 0
     return np.flatnonzero(mask)
+
+
+def _shade_sample(rect: Rectifier, ink: np.ndarray, spec: BoardSpec) -> np.ndarray:
+    """Plane pixels (0/1) where the paper's shadows are studied: along the grid lines and
+    round the grid, where shadows fall across the paper but the pyramids, standing in the
+    middle of their squares, seldom reach."""
+    band = 8.0
+    mask = np.zeros((rect.height, rect.width), np.uint8)
+    s = spec.square_mm
+    boxes = [(k * s - band, -band, k * s + band, spec.height_mm + band) for k in range(spec.cols + 1)]
+    boxes += [(-band, k * s - band, spec.width_mm + band, k * s + band) for k in range(spec.rows + 1)]
+    boxes += [(-22.0, -22.0, spec.width_mm + 22.0, 0.0), (-22.0, spec.height_mm, spec.width_mm + 22.0, spec.height_mm + 22.0),
+              (-22.0, 0.0, 0.0, spec.height_mm), (spec.width_mm, 0.0, spec.width_mm + 22.0, spec.height_mm)]
+    for x0, y0, x1, y1 in boxes:
+        a = rect.to_px(np.array([[x0, y0], [x1, y1]]))
+        u0, v0 = np.floor(a.min(axis=0)).astype(int)
+        u1, v1 = np.ceil(a.max(axis=0)).astype(int)
+        mask[max(v0, 0):max(v1, 0), max(u0, 0):max(u1, 0)] = 1
+    mask[ink > 0] = 0
+    return mask
 
 
 def _white(picture: np.ndarray, paper: np.ndarray) -> tuple[float, float, float] | None:

@@ -49,6 +49,8 @@ _U = np.stack([np.cos(_PHI), np.sin(_PHI)], axis=1)
 YAWS = np.arange(0.0, 90.0, 6.0)
 #: how much an outline reaching beyond the model counts against it, relative to falling short
 BEYOND_WEIGHT = 0.04
+#: how far beyond the model an outline still counts against it (mm)
+BEYOND_MM = 6.0
 #: how much an outline falling short of the model counts where it ends against something that
 #: may hide it
 OPEN_WEIGHT = 0.002
@@ -146,7 +148,9 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
         apex = apex_const + ga * proj
         use_apex = apex > base
         r = support[None, :] - np.where(use_apex, apex, base)
-        w = np.where(r > 0, BEYOND_WEIGHT, short) * np.where(use_apex, 0.4, 1.0)
+        # beyond the model: a little cost up to BEYOND_MM, then none (a shadow, a neighbour or a
+        # taller stack reaching far out says nothing about where this base is)
+        w = np.where(r > BEYOND_MM, 1e-4, np.where(r > 0, BEYOND_WEIGHT, short)) * np.where(use_apex, 0.4, 1.0)
         coef = np.where(use_apex, ga, s)
         a0, a1, a2 = coef * ux, coef * uy, np.where(use_apex, 0.0, corner)
         b = support[None, :] - np.where(use_apex, apex_const, base_const)
@@ -178,7 +182,7 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     proj = x[:, 0:1] * ux + x[:, 1:2] * uy
     model = np.maximum(base_const + s * proj + x[:, 2:3] * corner, apex_const + ga * proj)
     r = support[None, :] - model
-    cost = np.sum(np.where(r > 0, BEYOND_WEIGHT, short) * r * r, axis=1) / DIRECTIONS
+    cost = np.sum(np.where(r > 0, BEYOND_WEIGHT * np.minimum(r, BEYOND_MM) ** 2, short * r * r), axis=1) / DIRECTIONS
     cost += 0.02 * np.maximum(np.hypot(x[:, 0], x[:, 1]) - MAX_OFFSET_MM, 0.0) ** 2
     per = cost.reshape(k, n)
     costs = {z: float(per[i].min()) for i, z in enumerate(sizes)}

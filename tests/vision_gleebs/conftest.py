@@ -1,0 +1,35 @@
+"""A small seeded corpus read once for the reader's tests (rendering is the slow part)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from companion.observation import Observation
+from companion.synth.gleebs.corpus import CorpusItem, corpus, score
+from companion.vision.gleebs.reader import GleebsReader
+
+
+@dataclass
+class Read:
+    item: CorpusItem
+    seen: Observation | None
+    score: dict[str, Any]
+
+
+@pytest.fixture(scope="session")
+def corpus_readings() -> list[Read]:
+    """24 positions in 6 sessions (camera, light, colour calibration each), a quarter of the
+    frames with an arm reaching in, each read by a reader made for its session."""
+    out = []
+    reader = None
+    session = None
+    for item in corpus(24, seed=8, per_session=4, hand_probability=0.25):
+        if item.session != session:
+            reader = GleebsReader(item.shot.view.camera, item.colours)
+            session = item.session
+        seen = reader.read(item.image)
+        out.append(Read(item, seen, score(item.truth.observation, seen)))
+    return out
