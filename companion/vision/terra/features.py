@@ -10,7 +10,10 @@ untextured, so the right height is the one whose predicted outline the image agr
   next tower (a dark line) or the drop to a lower tower, its own side, the board;
 * on the predicted sides, the seams between blocks fall every 25 mm, with flat paint between;
 * an empty square (``h = 0``) is the printed board: its ink line lies on the square's border,
-  1 mm outside where a block's top edge would be.
+  1 mm outside where a block's top edge would be, and its paper has the printed tint;
+* the top face and the sides have the blocks' colour (the frame's own, measured before any
+  square is read), not the paper's;
+* a flag's head seen where a flag on a tower of that height would stand.
 
 Every cue is measured at fixed sample points around each hypothesis: a 3 × 3 grid inside the
 top face, edge profiles across each of its four edges (five points from 4 mm inside to 1.5 mm
@@ -65,10 +68,8 @@ FEATURE_NAMES = (
     "empty_edge_grad", "bias_height",
     "paper_chroma", "paper_lum", "empty_paper_chroma", "empty_paper_lum",
     "top_chroma", "top_lum", "empty_top_chroma", "empty_top_lum",
-    "flag_fit",
+    "flag_fit", "side_top_chroma", "side_paper_chroma", "side_colour_seen",
 )
-#: features that need the frame's block colour (left at 0 in the first pass)
-TOP_FEATURES = tuple(i for i, n in enumerate(FEATURE_NAMES) if n.endswith(("top_chroma", "top_lum")))
 NF = len(FEATURE_NAMES)
 
 
@@ -89,6 +90,7 @@ class Samples:
     side_px: np.ndarray
     side_g: np.ndarray
     side_m: np.ndarray
+    side_bgr: np.ndarray     # (100, NH levels, 4, N_FACE, 3): colour half-way up each block's side
     sides: np.ndarray
     head_px: np.ndarray      # (100, NH, 2): where a flag's head on each hypothesis would be
     px_per_mm: float
@@ -144,15 +146,19 @@ def prepare(image: np.ndarray, geo: BoardGeometry
 
 
 def _sample(img: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """Bilinear values of ``img`` (H×W or H×W×C) at pixel positions ``px`` (…×2): one
+    :func:`cv2.remap` with the points laid out as a 2-D map (a map may not be longer than
+    32767 along either side)."""
     flat = px.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
     ch = img.shape[2] if img.ndim == 3 else 1
-    # cv2.remap handles at most 32767 rows in one map: split long lists
-    out = np.empty((len(flat), ch), np.float32)
-    step = 32000
-    for i in range(0, len(flat), step):
-        part = flat[i:i + step]
-        out[i:i + step] = cv2.remap(img, part[:, 0:1].copy(), part[:, 1:2].copy(), cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE).reshape(-1, ch)
+    cols = 1024
+    rows = -(-n // cols)
+    grid = np.zeros((rows * cols, 2), np.float32)
+    grid[:n] = flat
+    grid = grid.reshape(rows, cols, 2)
+    out = cv2.remap(img, grid, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = out.reshape(rows * cols, ch)[:n]
     return out.reshape(px.shape[:-1] + ((ch,) if ch > 1 else ()))
 
 
@@ -162,31 +168,29 @@ def sample(image: np.ndarray, geo: BoardGeometry) -> Samples:
     xs = (np.arange(NSQ) % SIZE + 0.5) * SQUARE_MM
     ys = (np.arange(NSQ) // SIZE + 0.5) * SQUARE_MM
     centres = np.stack([xs, ys], axis=1)
-    # tops: (100, NH, N_TOP, 3)
-    xy = centres[:, None, None, :] + _TOP[None, None, :, :]
-    z = np.broadcast_to((HEIGHTS * BLOCK_MM)[None, :, None, None], (NSQ, NH, N_TOP, 1))
-    pts = np.concatenate([np.broadcast_to(xy, (NSQ, NH, N_TOP, 2)), z], axis=-1)
-    top_px = geo.project(pts) - np.array([x0, y0])
-    # sides: (100, NH levels, 4 sides, 2 (seam, mid), N_FACE, 3)
+    org = np.array([x0, y0], np.float32)
+    # tops: (100, NH, N_TOP, 2)
+    xy = centres[:, None, :] + _TOP[None, :, :]
+    top_px = geo.project_layers(xy, HEIGHTS * BLOCK_MM).transpose(1, 0, 2, 3) - org
+    # sides: (100, NH levels, 4 sides, 2 (seam at the level's bottom, mid-block), N_FACE, 2)
     half = BLOCK_MM / 2 + 0.3
     face = (_SIDES[:, None, :] * half + _TANGENTS[:, None, :] * _FACE_ALONG[None, :, None])  # 4×F×2
-    fxy = centres[:, None, None, None, None, :] + face[None, None, :, None, :, :]
-    fxy = np.broadcast_to(fxy, (NSQ, NH, 4, 2, N_FACE, 2))
+    fxy = centres[:, None, None, :] + face[None, :, :, :]                     # 100×4×F×2
     levels = HEIGHTS * BLOCK_MM
-    fz = np.stack([levels, levels + BLOCK_MM / 2], axis=1)  # NH×2: seam (bottom of level k), mid
-    fz = np.broadcast_to(fz[None, :, None, :, None, None], (NSQ, NH, 4, 2, N_FACE, 1))
-    side_px = geo.project(np.concatenate([fxy, fz], axis=-1)) - np.array([x0, y0])
-    top_vals = _sample(g, top_px)
-    top_m = _sample(m, top_px)
-    side_g = _sample(g, side_px)
-    side_m = _sample(m, side_px)
+    fz = np.stack([levels, levels + BLOCK_MM / 2], axis=1).ravel()             # (NH·2,)
+    side_px = geo.project_layers(fxy, fz).reshape(NH, 2, NSQ, 4, N_FACE, 2)
+    side_px = side_px.transpose(2, 0, 3, 1, 4, 5) - org
+    gm = cv2.merge([g, m])
+    top_gm = _sample(gm, top_px)
+    top_vals, top_m = top_gm[..., 0], top_gm[..., 1]
+    side_gm = _sample(gm, side_px)
+    side_g, side_m = side_gm[..., 0], side_gm[..., 1]
+    side_bgr = _sample(bgr, side_px[:, :, :, 1])
     scale = float(np.median(top_m[:, :, N_INNER:])) + 1.0
     top_bgr = _sample(bgr, top_px[:, :, :N_INNER])
-    heads = np.concatenate([np.broadcast_to(centres[:, None, :], (NSQ, NH, 2)),
-                            np.broadcast_to(np.array([head_centre_z(int(h)) for h in HEIGHTS])[None, :, None],
-                                            (NSQ, NH, 1))], axis=-1)
-    head_px = geo.project(heads) - np.array([x0, y0])
-    return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, geo.visible_sides(),
+    head_z = np.array([head_centre_z(int(h)) for h in HEIGHTS])
+    head_px = geo.project_layers(centres, head_z).transpose(1, 0, 2) - org
+    return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, side_bgr, geo.visible_sides(),
                    head_px, geo.px_per_mm(3 * BLOCK_MM), scale, (x0, y0), g.shape, g, m, bgr)
 
 
@@ -215,11 +219,15 @@ def occlusion(geo: BoardGeometry, heights: np.ndarray, shape: tuple[int, int], o
     limit = np.zeros(NSQ, np.int64)
     for w, wave in enumerate(waves):
         limit[wave] = w + 1
-    for w in range(len(waves) - 1, -1, -1):
-        for s in waves[w]:
-            hull = silhouette(geo, int(s), int(heights[s]), origin)
-            if hull is not None:
-                cv2.fillConvexPoly(depth, hull, int(w + 1), cv2.LINE_8, 4)
+    tall = np.nonzero(np.asarray(heights) > 0)[0]
+    if len(tall):
+        corners = np.stack([geo.tower_corners(int(s), int(heights[s])) for s in tall])
+        px = np.round((geo.project(corners) - np.array(origin, float)) * 16).astype(np.int32)
+        hulls = {int(s): cv2.convexHull(px[k]) for k, s in enumerate(tall)}
+        for w in range(len(waves) - 1, -1, -1):
+            for s in waves[w]:
+                if s in hulls:
+                    cv2.fillConvexPoly(depth, hulls[s], int(w + 1), cv2.LINE_8, 4)
     if hidden is not None:
         depth[hidden] = 0
     return depth, limit
@@ -343,6 +351,21 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     if palette.heads is not None and len(palette.heads):
         d = np.linalg.norm(smp.head_px[sq][:, :, None, :] - palette.heads[None, None, :, :], axis=-1).min(axis=2)
         F[..., 27] = np.exp(-0.5 * (d / (3.0 * smp.px_per_mm)) ** 2)
+    # colour of the sides a tower of each height would show: the blocks' paint, not the board
+    ok_c = ok_mid[..., None]                                                    # S×K×4×F×1
+    cols = np.where(ok_c, smp.side_bgr[sq], 0.0).reshape(S, NH, -1, 3)
+    cnt = ok_mid.reshape(S, NH, -1).sum(axis=2).astype(float)                   # S×K
+    col_sum = np.einsum("hk,skc->shc", below.astype(float), cols.sum(axis=2))
+    col_n = below.astype(float) @ cnt.T                                         # H×S
+    side_col = col_sum / np.maximum(col_n.T, 1)[..., None]
+    sc, _ = _chroma(side_col)
+    has_side = col_n.T > 0
+    pc2, _ = _chroma(palette.paper[sq])
+    F[..., 29] = np.where(has_side, np.abs(sc - pc2[:, None, :]).sum(axis=-1) * 10.0, 0.0)
+    if palette.top is not None:
+        tc2, _ = _chroma(np.asarray(palette.top, float))
+        F[..., 28] = np.where(has_side, np.abs(sc - tc2).sum(axis=-1) * 10.0, 0.0)
+    F[..., 30] = has_side.astype(float)
     return F
 
 
@@ -353,118 +376,6 @@ def silhouette(geo: BoardGeometry, square: int, height: int, origin: tuple[int, 
         return None
     px = geo.project(geo.tower_corners(square, height)) - np.array(origin)
     return cv2.convexHull(np.round(px * 16).astype(np.int32))
-
-
-# ------------------------------------------------------------------------- fine edge measurement
-#: where along each edge the fine measurement looks (mm from the edge's middle)
-_FINE_ALONG = np.linspace(-9.0, 9.0, 9)
-#: the profile across an edge: offsets in pixels from the predicted edge
-_FINE_STEPS = np.linspace(-4.0, 4.0, 33)
-_INSIDE = _FINE_STEPS <= -2.0
-
-
-@dataclass(frozen=True)
-class EdgeFit:
-    """Where each top edge of a square really is, measured on the image around the edge a
-    first reading predicted: ``offset`` (S × 4 px along the outward image normal, NaN where it
-    could not be measured), ``contrast`` (S × 4, the change at the edge over the face's grey),
-    the predicted edge points ``base`` (S × 4 × 2 px, crop frame) and image normals ``normal``
-    (S × 4 × 2), for the height ``ref`` they were predicted at."""
-
-    ref: np.ndarray
-    offset: np.ndarray
-    contrast: np.ndarray
-    base: np.ndarray
-    normal: np.ndarray
-
-
-def _edge_points(geo: BoardGeometry, squares: np.ndarray, heights: np.ndarray, inset: float
-                 ) -> np.ndarray:
-    """Board points (S × 4 × A × 3) along each side's block edge, ``inset`` mm outwards of it."""
-    xs = (squares % SIZE + 0.5) * SQUARE_MM
-    ys = (squares // SIZE + 0.5) * SQUARE_MM
-    centres = np.stack([xs, ys], axis=1)
-    half = BLOCK_MM / 2 + inset
-    xy = (centres[:, None, None, :] + _SIDES[None, :, None, :] * half
-          + _TANGENTS[None, :, None, :] * _FINE_ALONG[None, None, :, None])
-    z = np.broadcast_to((heights * BLOCK_MM)[:, None, None, None], xy.shape[:3] + (1,))
-    return np.concatenate([xy, z], axis=-1)
-
-
-def measure_edges(smp: Samples, geo: BoardGeometry, squares: np.ndarray, ref: np.ndarray,
-                  depth: np.ndarray, limit: np.ndarray) -> EdgeFit:
-    """Measure each top edge of ``squares`` (towers of height ``ref``) to a fraction of a
-    pixel. The grey-level profiles across the edge at nine places along it (those fully
-    visible) are averaged into one; the face's own grey is the profile's inner part, and the
-    edge is where the profile first crosses half-way from it to the strongest change beyond
-    (the crack's dark line, or a lighter side face), interpolated between samples. Half-way
-    crossings are where a blurred step really is, whatever the blur."""
-    origin = np.array(smp.origin, float)
-    on = geo.project(_edge_points(geo, squares, ref, 0.0)) - origin           # S×4×A×2
-    out = geo.project(_edge_points(geo, squares, ref, 1.0)) - origin
-    n = out - on
-    n /= np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-9)
-    prof = on[..., None, :] + _FINE_STEPS[None, None, None, :, None] * n[..., None, :]  # S×4×A×P×2
-    ok = visible(depth, prof, limit[squares]).all(axis=-1)                    # S×4×A
-    vals = _sample(smp.grey, prof)                                             # S×4×A×P
-    count = ok.sum(axis=-1)
-    mean = np.where(ok[..., None], vals, 0.0).sum(axis=2) / np.maximum(count, 1)[..., None]  # S×4×P
-    inside = mean[..., _INSIDE].mean(axis=-1)
-    dev = mean - inside[..., None]
-    outer = ~_INSIDE
-    far = np.abs(np.where(outer[None, None, :], dev, 0.0))
-    k_peak = np.argmax(far, axis=-1)
-    peak = np.take_along_axis(dev, k_peak[..., None], axis=-1)[..., 0]
-    half = 0.5 * peak
-    # first sample, going outwards, that is past half-way towards the peak
-    past = (np.sign(peak)[..., None] * (dev - half[..., None]) >= 0) & outer[None, None, :]
-    past &= np.arange(len(_FINE_STEPS))[None, None, :] <= k_peak[..., None]
-    k = np.argmax(past, axis=-1)
-    k = np.clip(k, 1, len(_FINE_STEPS) - 1)
-    d0 = np.take_along_axis(dev, (k - 1)[..., None], axis=-1)[..., 0]
-    d1 = np.take_along_axis(dev, k[..., None], axis=-1)[..., 0]
-    den = d1 - d0
-    frac = np.where(np.abs(den) > 1e-6, (half - d0) / np.where(np.abs(den) > 1e-6, den, 1.0), 0.5)
-    step = _FINE_STEPS[1] - _FINE_STEPS[0]
-    pos = _FINE_STEPS[0] + step * (k - 1 + np.clip(frac, 0.0, 1.0))
-    contrast = np.abs(peak) / (np.abs(inside) + 8.0)
-    good = (count >= 4) & (np.abs(peak) >= 6.0) & past.any(axis=-1)
-    offset = np.where(good, pos, np.nan)
-    mid = on[:, :, len(_FINE_ALONG) // 2]
-    nmid = n[:, :, len(_FINE_ALONG) // 2]
-    return EdgeFit(np.asarray(ref), offset, np.where(good, contrast, 0.0), mid, nmid)
-
-
-def edge_residuals(fit: EdgeFit, geo: BoardGeometry, squares: np.ndarray, origin: tuple[int, int]
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every height: how far (px) the measured edges are from that height's predicted ones.
-    Returns (size, shift, n): the mean over opposite pairs of (r₊ + r₋) / 2 (signed: a top face
-    measured larger than that height's), the mean |r₊ − r₋| / 2 (a top face off its square: a
-    block placed a little off, or the wrong height seen at a slant), and how many pairs were
-    measured (S × NH)."""
-    S = len(squares)
-    mids = np.zeros((S, NH, 4, 2))
-    xs = (squares % SIZE + 0.5) * SQUARE_MM
-    ys = (squares // SIZE + 0.5) * SQUARE_MM
-    for k in range(4):
-        pt = np.stack([xs, ys], axis=1) + _SIDES[k] * (BLOCK_MM / 2)
-        pts = np.concatenate([np.broadcast_to(pt[:, None, :], (S, NH, 2)),
-                              np.broadcast_to((HEIGHTS * BLOCK_MM)[None, :, None], (S, NH, 1))], axis=-1)
-        mids[:, :, k] = geo.project(pts) - np.array(origin, float)
-    # predicted displacement of each edge from the reference prediction, along the normal
-    delta = ((mids - fit.base[:, None, :, :]) * fit.normal[:, None, :, :]).sum(axis=-1)  # S×NH×4
-    r = fit.offset[:, None, :] - delta
-    size = np.zeros((S, NH))
-    shift = np.zeros((S, NH))
-    count = np.zeros((S, NH))
-    for a, b in ((0, 1), (2, 3)):
-        pair = np.isfinite(r[..., a]) & np.isfinite(r[..., b])
-        size += np.where(pair, (r[..., a] + r[..., b]) / 2, 0.0)
-        shift += np.where(pair, np.abs(r[..., a] - r[..., b]) / 2, 0.0)
-        count += pair
-    size = np.where(count > 0, size / np.maximum(count, 1), 0.0)
-    shift = np.where(count > 0, shift / np.maximum(count, 1), 0.0)
-    return size, shift, count
 
 
 # ------------------------------------------------------------------------------------ colours

@@ -32,7 +32,7 @@ from companion.vision.terra.kit import (
 )
 
 #: a pixel is a candidate head pixel when its white-referenced saturation reaches this ...
-MIN_SATURATION = 0.55
+MIN_SATURATION = 0.6
 #: ... and its brightness this share of white's
 MIN_VALUE = 0.10
 #: at most this many heads of one colour are taken to touch in the image
@@ -63,14 +63,15 @@ def default_colours() -> ColourModel:
     return ColourModel.default(FLAG_COLOURS)
 
 
-def _reach(shape: tuple[int, int], geo: BoardGeometry, origin: tuple[int, int]) -> np.ndarray:
-    """Where a head can show (crop pixels): over the grid, from a flag on the board to one on
-    the tallest tower the reader considers."""
+def _reach(shape: tuple[int, int], geo: BoardGeometry, origin: tuple[int, int], scale: float = 1.0
+           ) -> np.ndarray:
+    """Where a head can show (crop pixels, times ``scale``): over the grid, from a flag on the
+    board to one on the tallest tower the reader considers."""
     w = SIZE * SQUARE_MM
     corners = np.array([[0.0, 0.0], [w, 0.0], [w, w], [0.0, w]])
     pts = np.concatenate([np.column_stack([corners, np.full(4, z)])
                           for z in (head_centre_z(0), head_centre_z(MAX_HEIGHT))])
-    px = geo.project(pts) - np.asarray(origin, float)
+    px = (geo.project(pts) - np.asarray(origin, float)) * scale
     out = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(out, cv2.convexHull(np.round(px).astype(np.int32)), 1)
     return out > 0
@@ -83,14 +84,11 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
     still 5 pixels or more across there); centres are given in full crop pixels."""
     full_shape = crop_bgr.shape[:2]
     small = cv2.resize(crop_bgr, (full_shape[1] // 2, full_shape[0] // 2), interpolation=cv2.INTER_AREA)
-    rel = small / np.maximum(np.asarray(white, np.float32), 1.0)
-    mx = rel.max(axis=2)
-    mn = rel.min(axis=2)
-    sat = (mx - mn) / np.maximum(mx, 1e-3)
-    reach = cv2.resize(_reach(full_shape, geo, origin).astype(np.uint8), (sat.shape[1], sat.shape[0]),
-                       interpolation=cv2.INTER_NEAREST) > 0
-    cand = (sat >= MIN_SATURATION) & (mx >= MIN_VALUE) & reach
-    mask = np.zeros(sat.shape, np.uint8)
+    rel = cv2.multiply(small, tuple(float(1.0 / max(v, 1.0)) for v in white) + (0.0,))
+    hsv = cv2.cvtColor(np.minimum(rel, 1.0), cv2.COLOR_BGR2HSV)   # float: S and V in 0–1
+    reach = _reach(small.shape[:2], geo, origin, scale=0.5)
+    cand = (hsv[..., 1] >= MIN_SATURATION) & (hsv[..., 2] >= MIN_VALUE) & reach
+    mask = np.zeros(cand.shape, np.uint8)
     if not cand.any():
         return [], np.zeros(full_shape, bool)
     ys, xs = np.nonzero(cand)

@@ -39,6 +39,11 @@ MIN_SMOOTH_SQUARES = 0.8
 FOREIGN_LEVEL = 0.16
 #: this many squares' worth of foreign band pixels (length along the border) is an arm
 MIN_FOREIGN_MM = 35.0
+#: a square's best height scoring below this is not explained by any height (the scorer's
+#: scale, see :mod:`companion.vision.terra.model`) ...
+MIN_FIT = -2.0
+#: ... and this many such squares are an arm
+MIN_UNEXPLAINED = 3
 #: pixels darker than this share of white are too dark to tell their colour
 DARK_LEVEL = 0.06
 #: the band of paper checked around the grid (mm from the grid's border)
@@ -47,11 +52,18 @@ BAND = (2.5, 10.0)
 
 @dataclass(frozen=True)
 class HandCheck:
-    """Why a frame was (or was not) taken for a hand frame."""
+    """Why a frame was (or was not) taken for a hand frame: the largest smooth patch over the
+    grid (squares), the longest stretch of the border band covered (mm), the squares no height
+    explains."""
 
-    hand: bool
     smooth_squares: float
-    foreign_mm: float
+    foreign_mm: float = 0.0
+    unexplained: int = 0
+
+    @property
+    def hand(self) -> bool:
+        return (self.smooth_squares >= MIN_SMOOTH_SQUARES or self.foreign_mm >= MIN_FOREIGN_MM
+                or self.unexplained >= MIN_UNEXPLAINED)
 
 
 def _poly_mask(shape: tuple[int, int], poly: np.ndarray) -> np.ndarray:
@@ -76,50 +88,49 @@ def _band(shape: tuple[int, int], geo: BoardGeometry, org: np.ndarray) -> np.nda
     return out
 
 
-def check(grey: np.ndarray, grad: np.ndarray, crop_bgr: np.ndarray, white: np.ndarray,
-          geo: BoardGeometry, origin: tuple[int, int], heights: np.ndarray | None = None,
-          hidden: np.ndarray | None = None) -> HandCheck:
-    """Look for an arm in the board's crop (see the module docstring). ``heights``: the towers
-    as read, to explain what stands in front of the border band (None: not read yet, then
-    only the smooth-patch test runs)."""
-    shape = grey.shape
+def smooth_patch(grey: np.ndarray, grad: np.ndarray, geo: BoardGeometry, origin: tuple[int, int]) -> float:
+    """The largest smooth patch over the grid, in squares (see the module docstring)."""
     org = np.asarray(origin, float)
     ppm = geo.px_per_mm(BLOCK_MM * 2)
     w = SIZE * SQUARE_MM
-    grid = np.array([[0.0, 0.0], [w, 0.0], [w, w], [0.0, w]])
-    grid_px = geo.project(np.column_stack([grid, np.zeros(4)])) - org
-    inner = _poly_mask(shape, grid_px)
-    # ---- a smooth patch over the grid
+    grid = np.array([[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, w, 0.0], [0.0, w, 0.0]])
+    inner = _poly_mask(grey.shape, geo.project(grid) - org)
     rel = grad / (grey + 12.0)
     edges = (rel > EDGE_LEVEL).astype(np.float32)
     k = max(3, int(round(1.3 * SQUARE_MM * ppm)) | 1)
     density = cv2.boxFilter(edges, -1, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
     smooth = ((density < SMOOTH_SHARE) & (inner > 0)).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
     square_px = (SQUARE_MM * ppm) ** 2
-    biggest = float(stats[1:, cv2.CC_STAT_AREA].max()) / square_px if n > 1 else 0.0
-    foreign = 0.0
-    if heights is not None:
-        region = _band(shape, geo, org)
-        explained = np.zeros(shape, np.uint8)
-        for sq in np.nonzero(heights > 0)[0]:
-            px = geo.project(geo.tower_corners(int(sq), int(heights[sq]))) - org
-            hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
-            cv2.fillConvexPoly(explained, hull, 1, cv2.LINE_8, 4)
-        if hidden is not None:
-            explained |= hidden.astype(np.uint8)
-        explained = cv2.dilate(explained, np.ones((7, 7), np.uint8))
-        region &= explained == 0
-        if region.any():
-            px = crop_bgr / np.maximum(np.asarray(white, np.float32), 1.0)
-            lum = px.mean(axis=2)
-            chroma = np.abs(px - lum[..., None]).sum(axis=2) / np.maximum(lum, 0.08)
-            bad = ((chroma > FOREIGN_LEVEL) & (lum > DARK_LEVEL) & region).astype(np.uint8)
-            r = max(1, int(round(1.5 * ppm)))
-            bad = cv2.morphologyEx(bad, cv2.MORPH_OPEN, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-            n, _, stats, _ = cv2.connectedComponentsWithStats(bad, connectivity=8)
-            if n > 1:
-                largest = float(stats[1:, cv2.CC_STAT_AREA].max())
-                foreign = largest / ((BAND[1] - BAND[0]) * ppm * ppm)
-    hand = biggest >= MIN_SMOOTH_SQUARES or foreign >= MIN_FOREIGN_MM
-    return HandCheck(bool(hand), round(biggest, 2), round(foreign, 1))
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / square_px if n > 1 else 0.0
+
+
+def foreign_band(crop_bgr: np.ndarray, white: np.ndarray, geo: BoardGeometry, origin: tuple[int, int],
+                 depth: np.ndarray) -> float:
+    """How far (mm, along the border) something that is not paper lies across the band around
+    the grid, leaving out what the towers read (and flags: ``depth`` below 255, the occlusion
+    image of :func:`companion.vision.terra.features.occlusion`) stand in front of."""
+    shape = crop_bgr.shape[:2]
+    org = np.asarray(origin, float)
+    ppm = geo.px_per_mm(BLOCK_MM * 2)
+    explained = cv2.dilate((depth < 255).astype(np.uint8), np.ones((7, 7), np.uint8))
+    region = _band(shape, geo, org) & (explained == 0)
+    if not region.any():
+        return 0.0
+    px = crop_bgr[region] / np.maximum(np.asarray(white, np.float32), 1.0)
+    lum = px.mean(axis=1)
+    chroma = np.abs(px - lum[:, None]).sum(axis=1) / np.maximum(lum, 0.08)
+    bad = np.zeros(shape, np.uint8)
+    bad[region] = (chroma > FOREIGN_LEVEL) & (lum > DARK_LEVEL)
+    r = max(1, int(round(1.5 * ppm)))
+    bad = cv2.morphologyEx(bad, cv2.MORPH_OPEN, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bad, connectivity=8)
+    if n <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / ((BAND[1] - BAND[0]) * ppm * ppm)
+
+
+def unexplained(fit: np.ndarray, seen: np.ndarray) -> int:
+    """How many squares, well in view, no height explains (their best score is far below what
+    a tower or an empty square scores): the squares an arm covers."""
+    return int(np.sum((fit < MIN_FIT) & (seen > 0.5)))

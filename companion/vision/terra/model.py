@@ -9,8 +9,6 @@ Its weights are fitted on rendered frames with exact ground truth by
 ``weights.npz`` beside this module; the file records which features it was fitted on, so a
 reader never runs a scorer on features it was not made for.
 
-Two scorers work in turn: the first on the features every hypothesis has, the second also on
-the fine edge measurements made around the first one's choice.
 """
 
 from __future__ import annotations
@@ -58,32 +56,27 @@ class Scorer:
 
 @dataclass(frozen=True)
 class HeightModel:
-    """The two scorers and the feature names they were fitted on."""
+    """The scorer and the feature names it was fitted on."""
 
-    first: Scorer
-    second: Scorer
-    names_first: tuple[str, ...]
-    names_second: tuple[str, ...]
+    scorer: Scorer
+    names: tuple[str, ...]
 
     def save(self, path: str | Path = WEIGHTS_FILE) -> Path:
         path = Path(path)
-        np.savez(path, names_first=np.array(self.names_first), names_second=np.array(self.names_second),
-                 **self.first.arrays("first"), **self.second.arrays("second"))
+        np.savez(path, names=np.array(self.names), **self.scorer.arrays("scorer"))
         return path
 
     @classmethod
-    def load(cls, path: str | Path = WEIGHTS_FILE, *, first: tuple[str, ...], second: tuple[str, ...]
-             ) -> "HeightModel":
+    def load(cls, path: str | Path = WEIGHTS_FILE, *, names: tuple[str, ...]) -> "HeightModel":
         path = Path(path)
         try:
             data = np.load(path)
-        except (OSError, ValueError) as exc:
+            saved = tuple(str(n) for n in data["names"])
+            scorer = Scorer.from_arrays(data, "scorer")
+        except (OSError, ValueError, KeyError) as exc:
             raise UserError(f"the Terra Turrium height scorer cannot be read from {path} ({exc})",
                             hint="reinstall the program, or refit it: python -m companion.synth.terra.tuning") from None
-        names_first = tuple(str(n) for n in data["names_first"])
-        names_second = tuple(str(n) for n in data["names_second"])
-        if names_first != tuple(first) or names_second != tuple(second):
+        if saved != tuple(names):
             raise UserError(f"the height scorer in {path} was fitted on other features than this "
                             "version computes", hint="refit it: python -m companion.synth.terra.tuning")
-        return cls(Scorer.from_arrays(data, "first"), Scorer.from_arrays(data, "second"),
-                   names_first, names_second)
+        return cls(scorer, saved)

@@ -33,10 +33,11 @@ from companion.vision.frames import Frame
 from companion.vision.terra import flags as flagmod
 from companion.vision.terra import hands
 from companion.vision.terra.features import (
-    FEATURE_NAMES, Palette, Samples, estimate_top, paper_colours, sample, white_reference,
+    FEATURE_NAMES, Palette, Samples, estimate_top, occlusion, paper_colours, sample,
+    white_reference,
 )
 from companion.vision.terra.geometry import BoardGeometry
-from companion.vision.terra.heights import SECOND_NAMES, HeightReading, decode
+from companion.vision.terra.heights import HeightReading, decode
 from companion.vision.terra.kit import BLOCK_MM, GAME, SIZE, SQUARE_MM, head_centre_z
 from companion.vision.terra.locate import BoardLocator, Located
 from companion.vision.terra.model import HeightModel
@@ -74,7 +75,7 @@ class TerraReader:
     def __post_init__(self) -> None:
         self.locator = BoardLocator(self.camera, self.layout)
         if self.model is None:
-            self.model = HeightModel.load(first=FEATURE_NAMES, second=SECOND_NAMES)
+            self.model = HeightModel.load(names=FEATURE_NAMES)
         if self.colours is None:
             self.colours = flagmod.default_colours()
         missing = [c for c in ("red", "yellow", "blue", "green") if c not in self.colours.names]
@@ -103,21 +104,23 @@ class TerraReader:
         smp = sample(image, geo)
         white = white_reference(image, located.detections)
         blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
-        first = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin)
+        first = hands.HandCheck(hands.smooth_patch(smp.grey, smp.grad, geo, smp.origin))
         if first.hand:
             return Reading(located, first)
         palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
-        second = hands.check(smp.grey, smp.grad, smp.bgr, white, geo, smp.origin,
-                             heights.heights, head_mask)
+        depth, _ = occlusion(geo, heights.heights, smp.shape, smp.origin, head_mask)
+        second = hands.HandCheck(first.smooth_squares,
+                                 hands.foreign_band(smp.bgr, white, geo, smp.origin, depth),
+                                 hands.unexplained(heights.fit, heights.seen))
         if second.hand:
             return Reading(located, second, heights)
         placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
         return Reading(located, second, heights, tuple(placed))
 
     def features_for_tuning(self, image: np.ndarray, truth_heights: np.ndarray) -> list | None:
-        """(square, first features, second features) of every square, read as :meth:`read`
-        does but with the towers painted at their true heights (for fitting the scorers)."""
+        """(square, features) of every square, read as :meth:`read` does but with the towers
+        painted at their true heights (for fitting the scorer)."""
         located = self.locator.locate(image, reuse=False)
         if not located.ok:
             return None
