@@ -137,51 +137,6 @@ def reader_for(source: SequenceSource) -> Any:
 
 
 # ------------------------------------------------------------------------- refereeing a video
-class FrameDifferenceGate:
-    """A plain stillness gate for rendered videos: a frame is *settled* when it and the
-    ``frames`` before it differ from each other by less than ``threshold`` grey levels on
-    average (on a small copy of the frame, where sensor noise averages out), and something
-    moved since the last settled frame. This stands in for the table's stillness gate
-    (``companion/vision/stillness.py``) where that one is not there."""
-
-    def __init__(self, frames: int = 2, threshold: float = 1.5, size: tuple[int, int] = (160, 90)):
-        import cv2  # noqa: F401  (OpenCV is the demo's: never imported by the games)
-
-        self.frames = frames
-        self.threshold = threshold
-        self.size = size
-        self._last: np.ndarray | None = None
-        self._still = 0
-        self._moved = True
-
-    def update(self, image: np.ndarray, t: float) -> "_GateReport":
-        import cv2
-
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), self.size,
-                           interpolation=cv2.INTER_AREA).astype(np.float32)
-        if self._last is None:
-            diff = float("inf")
-        else:
-            diff = float(np.mean(np.abs(small - self._last)))
-        self._last = small
-        if diff < self.threshold:
-            self._still += 1
-        else:
-            self._still = 0
-            self._moved = True
-        settled = self._moved and self._still >= self.frames
-        if settled:
-            self._moved = False
-        return _GateReport(settled, diff)
-
-
-class _GateReport:
-    def __init__(self, settled: bool, difference: float):
-        self.settled = settled
-        self.difference = difference
-        self.delay = 0.0
-
-
 class VideoResult:
     """A rendered game refereed through the live loop: the comparison with the script, the
     loop's figures and the events recorded."""
@@ -192,10 +147,20 @@ class VideoResult:
         self.events = events
 
 
+def video_gate(source: SequenceSource) -> Any:
+    """The table's stillness gate, set to wait for the stillness a video gives each
+    position (all but one of its still frames)."""
+    from companion.vision.stillness import StillnessGate
+
+    fps = source.fps or 30.0
+    return StillnessGate(still_s=(source.still_frames - 1.5) / fps)
+
+
 def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
                   hand_frames: int = 3, still_frames: int = 4, gate: Any = None) -> VideoResult:
     """Render ``script`` as a video, referee it through :class:`RefereeLoop` with the camera
-    reader and a stillness gate, and compare what the referee recorded with the script."""
+    reader and the table's stillness gate (:func:`video_gate` unless ``gate`` is given), and
+    compare what the referee recorded with the script."""
     import tempfile
 
     from companion.referee.scripted import compare
@@ -210,7 +175,7 @@ def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
         try:
             table.start_game(script.game, list(script.players), dict(script.options),
                              seed=script.seed, actor="script", source={"video": source.name})
-            loop = RefereeLoop(table, source, reader, gate or FrameDifferenceGate(), keyframes=False)
+            loop = RefereeLoop(table, source, reader, gate or video_gate(source), keyframes=False)
             loop.run()
             referee = table.require_game()
             events = table.log.events(referee.session.game_id)

@@ -110,3 +110,26 @@ def test_annotate_draws_the_reading_and_warns_of_a_hand(shot_and_colours):
     hand = annotate(image, Observation("gleebs-and-grues", hand=True, board=seen.board))
     assert np.any(hand[:, :, 2] > hand[:, :, 1] + 100), "a red warning is written"
     assert np.array_equal(image, render(SCENE, shot).image), "the frame itself is left as it was"
+
+
+def test_companion_detect_prints_the_reading_and_draws_it(tmp_path, shot_and_colours, capsys):
+    import cv2
+
+    from companion.cli import main
+
+    shot, colours = shot_and_colours
+    path = save_calibration(Calibration(camera=shot.view.camera), tmp_path / "calibration.json")
+    save_colours("gleebs-and-grues", colours, path)
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), render(SCENE, shot).image)
+    drawn = tmp_path / "drawn.png"
+    assert main(["detect", str(image), "--game", "gleebs-and-grues", "--calibration", str(path),
+                 "--annotate", str(drawn)]) == 0
+    printed = Observation.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert _keys(printed) == _keys(render(SCENE, shot).truth.observation)
+    assert cv2.imread(str(drawn)).shape == (720, 1280, 3)
+    # a picture without the board: a message saying what to do, no reading
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), render(replace(SCENE, show_board=False, stacks=()), shot).image)
+    assert main(["detect", str(empty), "--game", "gleebs-and-grues", "--calibration", str(path)]) != 0
+    assert "markers 4-7" in capsys.readouterr().err

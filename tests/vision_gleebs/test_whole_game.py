@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.demo.gleebs import FrameDifferenceGate, demo_source, referee_video
+from companion.demo.gleebs import demo_source, referee_video, video_gate
 from companion.games.gleebs_and_grues.scripts import demo_script
 
 
@@ -24,9 +24,9 @@ def test_the_demo_game_is_refereed_from_video_move_by_move():
     assert any(e.type == "game.ended" for e in result.events)
 
 
-def test_the_gate_opens_once_per_still_moment():
+def test_the_tables_stillness_gate_opens_once_per_still_position_of_a_video():
     source = demo_source(demo_script(), seed=3, hand_frames=2, still_frames=3)
-    gate = FrameDifferenceGate()
+    gate = video_gate(source)
     settled = []
     for _ in range(3 + 2 * (2 + 3)):  # the start held still, then two changes (hands, then still)
         frame = source.read()

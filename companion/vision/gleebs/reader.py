@@ -54,6 +54,15 @@ class _Plane:
     squares: dict = field(default_factory=dict)  # each square's window and zone on the plane
 
 
+@dataclass(frozen=True)
+class LastReading:
+    """What the last frame gave: a ``message`` when it could not be read, and the ``view`` (the
+    camera in the board frame) when the board was found."""
+
+    message: str
+    view: View | None
+
+
 class GleebsReader:
     """Reads frames of one camera. Not thread-safe: one reader per camera loop."""
 
@@ -69,6 +78,8 @@ class GleebsReader:
         self.last_hand: hands.HandCheck | None = None
         self.last_labels: np.ndarray | None = None
         self.last_explained: np.ndarray | None = None
+        #: why the last frame gave no reading, and the camera it was read with
+        self.last = LastReading("", None)
 
     # ------------------------------------------------------------------------------ reading
     def read(self, frame: Any) -> Observation | None:
@@ -80,12 +91,15 @@ class GleebsReader:
         img = _check_image(image)
         board = self.locator.locate(img)
         if board is None:
+            self.last = LastReading("none of the board's markers 4-7 can be seen: the printed board "
+                                    "must be in view, flat, its four corner markers uncovered", None)
             return None
         plane = self._plane_for(board)
         picture = plane.rect.warp(img)
         smooth = cv2.blur(picture, (3, 3))
         white = _white(smooth, plane.paper)
         if white is None:
+            self.last = LastReading("the board's paper cannot be seen round its squares", board.view)
             return None
         labels = self.labeller.label(smooth, white, sample=plane.shade_sample, paper=plane.paper)
         grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -95,6 +109,7 @@ class GleebsReader:
         self.last_stacks, self.last_hand = stacks, check
         self.last_labels, self.last_explained = labels, reader.explained
         info = _board_info(board)
+        self.last = LastReading("", board.view)
         if check.hand:
             return Observation(game=GAME, pieces=(), frame=index, t=t, hand=True, board=info)
         pieces = []
@@ -103,6 +118,10 @@ class GleebsReader:
                 pieces.append(Piece(kind=KIND, conf=lv.conf, cell=s.cell, level=level,
                                     attrs={"colour": lv.colour, "size": lv.size}))
         return Observation(game=GAME, pieces=tuple(pieces), frame=index, t=t, board=info)
+
+    def annotate(self, image: np.ndarray, observation: Observation) -> np.ndarray:
+        """``image`` with ``observation`` drawn over it (see :func:`annotate`)."""
+        return annotate(image, observation)
 
     def _plane_for(self, board: BoardView) -> _Plane:
         if self._plane is not None and self._plane.board is board:
@@ -199,14 +218,22 @@ def _board_info(board: BoardView) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------ factory
 def make_reader(*, calibration: Any = None, layout: Any = None, colours: ColourModel | None = None,
-                camera: CameraModel | None = None) -> GleebsReader:
-    """The reader for a table. ``calibration`` is what :func:`calibration.store.load_calibration`
-    gives: its lens is used when there is one (otherwise the board's markers give an estimate),
-    and the game's learned colours are read from beside it unless ``colours`` is given.
-    ``layout`` (the table markers) is not needed: the board's own markers place everything."""
+                camera: CameraModel | None = None, size: tuple[int, int] | None = None,
+                game: str | None = None) -> GleebsReader:
+    """The reader for a table, as the registry builds it (:mod:`companion.vision.readers`).
+    ``calibration`` is what :func:`calibration.store.load_calibration` gives: its lens is used
+    when there is one (scaled to the frames' ``size`` when given; otherwise the board's markers
+    give an estimate), and the game's learned colours are read from beside it unless
+    ``colours`` is given. ``layout`` (the table markers) is not needed: the board's own markers
+    place everything. ``game`` is this reader's game when given."""
+    if game is not None and game != GAME:
+        raise BadInput(f"this is the {GAME} reader, not one for {game}")
     cam = camera
     if cam is None and calibration is not None:
-        cam = getattr(calibration, "camera", None)
+        if size is not None and hasattr(calibration, "camera_for"):
+            cam = calibration.camera_for(size)
+        else:
+            cam = getattr(calibration, "camera", None)
     if colours is None and calibration is not None and getattr(calibration, "path", None) is not None:
         from calibration.store import load_colours
 
