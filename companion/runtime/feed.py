@@ -44,14 +44,12 @@ class FrameFeed:
         if not force and now - self._last_push < self.min_interval:
             return False
         self._last_push = now
+        if overlay is not None:  # drawn at full size, where the reader's geometry holds
+            image = overlay(image.copy())
         h, w = image.shape[:2]
         if w > self.width:
             image = cv2.resize(image, (self.width, int(h * self.width / w)),
                                interpolation=cv2.INTER_AREA)
-        else:
-            image = image.copy()
-        if overlay is not None:
-            image = overlay(image)
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
         if not ok:
             return False

@@ -74,6 +74,7 @@ class RefereeLoop:
         self.keyframes = keyframes
         self.stats = LoopStats()
         self.last_observation: Observation | None = None
+        self.last_frame: Frame | None = None
         self.finished = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -106,6 +107,7 @@ class RefereeLoop:
             return False
         if frame is None:  # a resilient source returns None while down: keep going until it ends
             return getattr(self.source, "status", "ended") not in ("ended", "closed")
+        self.last_frame = frame
         t0 = time.perf_counter()
         self.handle(frame)
         self.stats.busy.append(time.perf_counter() - t0)

@@ -1,0 +1,117 @@
+"""Haut les Cubes at the demo table: the engine's positions drawn by the synthetic table.
+
+This layer knows both sides, the rules engine's state (:mod:`companion.games.haut_les_cubes`) and
+the synthetic table's scene (:mod:`companion.synth`), which never know each other.
+
+* :func:`scene_for` draws a state: its cubes on a lattice laid around the mountain anchor (so the
+  engine's cells are the reader's cells), the giants on their squares, the card in the played-card
+  zone (or none, when the script says the card cannot be read);
+* :func:`demo_source` plays a script as a video: an arm makes each step, an illegal step is made,
+  held still for the referee to flag, and put right by the next step; every position is held
+  long enough for the stillness gate;
+* :func:`reader_for` gives the camera reader for such a video: the lens of the demo camera and
+  the six cards enrolled once, as a user would with ``companion calibrate cards``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.games.haut_les_cubes import HautLesCubes
+from companion.games.haut_les_cubes.moves import Move
+from companion.games.haut_les_cubes.state import HlcState
+from companion.games.script import Script
+from companion.synth.generate import Ranges, random_shot
+from companion.synth.scene import Giant, Scene, Shot
+from companion.synth.sequence import Keyframe, Sequence, SyntheticSource
+from companion.vision.hlc.lattice import Lattice
+from companion.vision.hlc.layout import DEFAULT_LAYOUT, Layout
+
+GAME = HautLesCubes()
+#: the demo's lattice is turned a little, as a mountain built by hand is
+DEMO_ANGLE_DEG = 8.0
+#: the demo camera: a webcam tilted over the table, in daylight
+DEMO_RANGES = Ranges(tilt_deg=(20.0, 28.0), height_mm=(700.0, 800.0), hfov_deg=(64.0, 70.0),
+                     noise=(1.0, 2.0), blur=(0.4, 0.7), jpeg_quality=(88, 92),
+                     lossless_probability=0.0)
+
+
+def demo_lattice(layout: Layout = DEFAULT_LAYOUT) -> Lattice:
+    """The lattice of the demo table: cell (0, 0)'s corner at the mountain anchor."""
+    return Lattice(layout.anchor_xy, DEMO_ANGLE_DEG, layout.pitch)
+
+
+def scene_for(state: HlcState, *, lattice: Lattice | None = None, card: bool = True) -> Scene:
+    """The physical position of ``state``. ``card=False``: the played card cannot be read."""
+    lattice = lattice or demo_lattice()
+    giants = tuple(Giant(seat, pos, state.height(pos))
+                   for seat, pos in zip(state.players, state.giants) if pos is not None)
+    return Scene(lattice=lattice, cubes=tuple(sorted(state.cubes)), giants=giants,
+                 card=state.last_card if card else None)
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """Which script step a keyframe shows (-1: the start)."""
+
+    step: int
+    kind: str
+
+
+class DemoSource(SyntheticSource):
+    """The video of a script; ``steps[k]`` says which script step keyframe ``k`` shows, and
+    :meth:`step_of` which step a frame belongs to."""
+
+    def __init__(self, sequence: Sequence, steps: list[DemoStep], shot: Shot):
+        super().__init__(sequence, name="synthetic table (demo)")
+        self.steps = steps
+        self.shot = shot
+
+    def step_of(self, frame: Any) -> int:
+        truth = getattr(frame, "truth", None) or {}
+        k = truth.get("keyframe", 0)
+        return self.steps[k].step if 0 <= k < len(self.steps) else -1
+
+
+def demo_shot(seed: int = 0, layout: Layout = DEFAULT_LAYOUT) -> Shot:
+    rng = np.random.default_rng([seed, 2024])
+    return random_shot(rng, DEMO_RANGES, layout, light="daylight", seed=seed + 1)
+
+
+def keyframes(script: Script, *, lattice: Lattice | None = None, hold_s: float = 0.8,
+              ) -> tuple[list[Keyframe], list[DemoStep]]:
+    """The positions a script goes through, with the script step each one shows."""
+    lattice = lattice or demo_lattice()
+    state = GAME.setup(script.players, GAME.options_from_json(dict(script.options)),
+                       seed=script.seed)
+    frames = [Keyframe(scene_for(state, lattice=lattice), 1.2)]
+    steps = [DemoStep(-1, "start")]
+    for number, step in enumerate(script.steps):
+        move: Move = GAME.move_from_json(step.move)
+        after = GAME.apply(state, move)
+        frames.append(Keyframe(scene_for(after, lattice=lattice, card=step.kind != "ask"),
+                               hold_s))
+        steps.append(DemoStep(number, step.kind))
+        if step.kind != "illegal":  # an illegal move is put right by the next step
+            state = after
+    return frames, steps
+
+
+def demo_source(script: Script, seed: int = 0, *, fps: float = 15.0, hold_s: float = 0.8,
+                shot: Shot | None = None, layout: Layout = DEFAULT_LAYOUT) -> DemoSource:
+    """The script as a video from the demo camera."""
+    shot = shot or demo_shot(seed, layout)
+    frames, steps = keyframes(script, lattice=demo_lattice(layout), hold_s=hold_s)
+    sequence = Sequence(frames, shot, fps=fps, layout=layout, seed=seed)
+    return DemoSource(sequence, steps, shot)
+
+
+def reader_for(source: DemoSource) -> Any:
+    """The reader a user would have: the demo camera's lens and the six cards enrolled."""
+    from companion.bench.vision import enrol_cards
+    from companion.vision.hlc.reader import HlcReader
+
+    return HlcReader(camera=source.shot.view.camera, cards=enrol_cards(source.sequence.layout))
