@@ -22,12 +22,14 @@ from companion.synth.scene import Shot
 from companion.synth.terra.render import BOARD_ID, FLAG_ID, HAND_ID, TOP_ID, RenderedTerra
 from companion.synth.terra.scene import TerraScene
 from companion.vision.camera import TablePose, View
-from companion.vision.terra.kit import BLOCK_MM, BOARD, GAME, HEAD_DIAMETER, SIZE, SQUARE_MM, head_centre_z
+from companion.vision.terra.kit import (
+    BLOCK_MM, BOARD, GAME, HEAD_DIAMETER, POLE_HEIGHT, SIZE, SQUARE_MM, head_centre_z,
+)
 
 #: a square is readable from one picture when at least this share of its top shows
 MIN_VISIBLE = 0.25
-#: a frame has a hand over the board when at least this many pixels of arm lie over its grid
-#: (seen from the camera: the grid's squares up to its tallest tower)
+#: a frame has a hand over the board when at least this many pixels of arm lie over the play
+#: area as the camera sees it: the grid's squares and every tower (and flag) standing on them
 MIN_HAND_PX = 150
 
 
@@ -133,13 +135,20 @@ def make_truth(scene: TerraScene, shot: Shot, rendered: RenderedTerra) -> TerraT
         flag_vis.append(min(1.0, seen / area) if area > 0 else 0.0)
     hand_over = False
     if scene.hand is not None and counts[HAND_ID] > 0:
+        # the arm over the play area: over the grid's squares or in front of a tower or flag
         w = SIZE * SQUARE_MM
-        grid = np.array([[0.0, 0.0], [w, 0.0], [w, w], [0.0, w]])
-        top = max(max(scene.heights), 1) * BLOCK_MM
-        outline = np.concatenate([np.column_stack([grid, np.full(4, z)]) for z in (0.0, top)])
-        hull = cv2.convexHull(bview.project(outline).astype(np.float32))
         mask = np.zeros(ids.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1)
+        grid = np.array([[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, w, 0.0], [0.0, w, 0.0]])
+        cv2.fillConvexPoly(mask, np.round(bview.project(grid)).astype(np.int32), 1)
+        for sq, h in enumerate(scene.heights):
+            if h == 0:
+                continue
+            x, y = sq % SIZE, sq // SIZE
+            c = np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], float) * SQUARE_MM
+            top = h * BLOCK_MM + (POLE_HEIGHT if any(f.cell == (x, y) for f in scene.flags) else 0.0)
+            box = np.concatenate([np.column_stack([c, np.zeros(4)]), np.column_stack([c, np.full(4, top)])])
+            hull = cv2.convexHull(bview.project(box).astype(np.float32))
+            cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1)
         hand_over = int(((ids == HAND_ID) & (mask > 0)).sum()) >= MIN_HAND_PX
     obs = ideal_observation(scene)
     return TerraTruth(obs, scene.heights, tuple((f.colour, f.cell) for f in scene.flags),

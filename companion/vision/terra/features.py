@@ -97,7 +97,9 @@ class Samples:
     grad_scale: float
     origin: tuple[int, int]  # the crop's top-left pixel
     shape: tuple[int, int]   # the crop's (h, w)
-    grey: np.ndarray         # the crop's smoothed grey level, for the fine edge measurements
+    top_idx: np.ndarray      # the sample points' pixels (flat indices into the crop, -1 off it)
+    side_idx: np.ndarray
+    grey: np.ndarray         # the crop's smoothed grey level
     grad: np.ndarray         # its gradient magnitude
     bgr: np.ndarray          # the crop in colour (float32)
 
@@ -149,7 +151,7 @@ def _sample(img: np.ndarray, px: np.ndarray) -> np.ndarray:
     """Bilinear values of ``img`` (H×W or H×W×C) at pixel positions ``px`` (…×2): one
     :func:`cv2.remap` with the points laid out as a 2-D map (a map may not be longer than
     32767 along either side)."""
-    flat = px.reshape(-1, 2).astype(np.float32)
+    flat = np.asarray(px, np.float32).reshape(-1, 2)
     n = len(flat)
     ch = img.shape[2] if img.ndim == 3 else 1
     cols = 1024
@@ -186,26 +188,35 @@ def sample(image: np.ndarray, geo: BoardGeometry) -> Samples:
     side_gm = _sample(gm, side_px)
     side_g, side_m = side_gm[..., 0], side_gm[..., 1]
     side_bgr = _sample(bgr, side_px[:, :, :, 1])
-    scale = float(np.median(top_m[:, :, N_INNER:])) + 1.0
+    scale = float(np.median(top_m[:, :, N_INNER::7])) + 1.0
     top_bgr = _sample(bgr, top_px[:, :, :N_INNER])
     head_z = np.array([head_centre_z(int(h)) for h in HEIGHTS])
     head_px = geo.project_layers(centres, head_z).transpose(1, 0, 2) - org
     return Samples(top_px, top_bgr, top_vals, top_m, side_px, side_g, side_m, side_bgr, geo.visible_sides(),
-                   head_px, geo.px_per_mm(3 * BLOCK_MM), scale, (x0, y0), g.shape, g, m, bgr)
+                   head_px, geo.px_per_mm(3 * BLOCK_MM), scale, (x0, y0), g.shape,
+                   pixel_index(top_px, g.shape), pixel_index(side_px, g.shape), g, m, bgr)
 
 
-def visible(depth: np.ndarray, px: np.ndarray, limit: np.ndarray | int = 1) -> np.ndarray:
+def pixel_index(px: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The flat index of the pixel nearest each point (…×2) in an image of ``shape``; -1 for
+    points off the image."""
+    h, w = shape
+    xi = (px[..., 0] + 0.5).astype(np.int32)
+    yi = (px[..., 1] + 0.5).astype(np.int32)
+    inside = (px[..., 0] >= -0.5) & (xi < w) & (px[..., 1] >= -0.5) & (yi < h)
+    return np.where(inside, yi * w + xi, -1)
+
+
+def visible(depth: np.ndarray, px: np.ndarray, limit: np.ndarray | int = 1, *,
+            index: np.ndarray | None = None) -> np.ndarray:
     """Whether each sample point is in the crop and not hidden. ``depth`` is the occlusion
     image of :func:`occlusion`; a point of a square in wavefront ``w`` is hidden where the
     nearest thing painted is nearer than it: a value below ``limit = w + 1`` (given per square,
-    the first axis of ``px``)."""
-    h, w = depth.shape
-    xi = np.clip(np.round(px[..., 0]).astype(np.int64), -1, w)
-    yi = np.clip(np.round(px[..., 1]).astype(np.int64), -1, h)
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    vals = depth[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
-    lim = np.asarray(limit).reshape((-1,) + (1,) * (px.ndim - 2)) if np.ndim(limit) else limit
-    return inside & (vals >= lim)
+    the first axis of ``px``). ``index``: the points' :func:`pixel_index`, when known."""
+    idx = pixel_index(px, depth.shape) if index is None else index
+    vals = depth.ravel()[np.maximum(idx, 0)]
+    lim = np.asarray(limit).reshape((-1,) + (1,) * (idx.ndim - 1)) if np.ndim(limit) else limit
+    return (idx >= 0) & (vals >= lim)
 
 
 def occlusion(geo: BoardGeometry, heights: np.ndarray, shape: tuple[int, int], origin: tuple[int, int],
@@ -263,7 +274,7 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     lim = limit[sq]
     scale = smp.grad_scale
     top_px = smp.top_px[sq]
-    ok = visible(depth, top_px, lim)                    # S×NH×N_TOP
+    ok = visible(depth, top_px, lim, index=smp.top_idx[sq])                    # S×NH×N_TOP
     g = smp.top_g[sq]
     m = smp.top_m[sq] / scale
     S = len(sq)
@@ -288,7 +299,7 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     edge_seen = n_e / ok_e.shape[2]
     inner_seen = n_i / N_INNER
     # sides: levels below h on the faces looking at the camera
-    side_ok = visible(depth, smp.side_px[sq], lim) & smp.sides[sq][:, None, :, None, None]  # S×NH×4×2×F
+    side_ok = visible(depth, smp.side_px[sq], lim, index=smp.side_idx[sq]) & smp.sides[sq][:, None, :, None, None]
     sm = smp.side_m[sq] / scale
     sg = smp.side_g[sq]
     below = (HEIGHTS[None, :] < HEIGHTS[:, None])  # [h, k]: level k is part of a tower of height h

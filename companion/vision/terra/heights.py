@@ -29,14 +29,17 @@ _SEEN = FEATURE_NAMES.index("inner_seen")
 @dataclass(frozen=True)
 class HeightReading:
     """Heights (index y·10 + x), the probability of each height per square (100 × NH), the
-    visible share of each square's chosen top's interior (0 when wholly hidden), and each
-    square's best raw score: how well the likeliest height explains the picture at all (low
-    under an arm, which no height explains)."""
+    visible share of each square's chosen top's interior (0 when wholly hidden), and the raw
+    scores (100 × NH) the probabilities are the softmax of."""
 
     heights: np.ndarray
     probs: np.ndarray
     seen: np.ndarray
-    fit: np.ndarray
+    raw: np.ndarray
+    #: the visible share of every height's top interior (100 × NH)
+    seen_all: np.ndarray
+    #: the features of each square's chosen height (100 × F), for the hand check
+    chosen: np.ndarray
 
     @property
     def conf(self) -> np.ndarray:
@@ -59,7 +62,7 @@ def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndar
     raw = model.scorer(F)
     probs = _softmax(raw)
     best = np.argmax(probs, axis=1)
-    return HeightReading(best, probs, F[sq, best, _SEEN], raw.max(axis=1))
+    return HeightReading(best, probs, F[sq, best, _SEEN], raw, F[..., _SEEN], F[sq, best])
 
 
 def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palette, *,

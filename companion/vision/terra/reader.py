@@ -18,7 +18,7 @@ place each flag on its tower.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -33,8 +33,7 @@ from companion.vision.frames import Frame
 from companion.vision.terra import flags as flagmod
 from companion.vision.terra import hands
 from companion.vision.terra.features import (
-    FEATURE_NAMES, Palette, Samples, estimate_top, occlusion, paper_colours, sample,
-    white_reference,
+    FEATURE_NAMES, Palette, Samples, estimate_top, paper_colours, sample, white_reference,
 )
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.heights import HeightReading, decode
@@ -44,6 +43,15 @@ from companion.vision.terra.model import HeightModel
 
 #: a reading's confidence is capped here (a camera is never certain)
 MAX_CONF = 0.995
+#: a square is read clearly with at least this confidence and this share of its top in view;
+#: it is hidden with less than HIDDEN_SEEN in view
+SURE = 0.9
+CLEAR_SEEN = 0.5
+HIDDEN_SEEN = 0.3
+#: the confidence of a height remembered for a hidden square
+REMEMBERED_CONF = 0.5
+#: the board's corners moving this far (px) between frames means the camera or the board moved
+MOVED_PX = 3.0
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,13 @@ class TerraReader:
     ``companion calibrate table``); ``colours``: the flags' colours learned under the table's
     light (``companion calibrate colours --game terra-turrium``; the nominal colours without);
     ``model``: the height scorer (the one shipped with the program by default); ``reuse_pose``:
-    keep the last frame's board pose while its markers stay put (a live camera)."""
+    keep the last frame's board pose while its markers stay put (a live camera).
+
+    A reader watching one table remembers each square's height when it reads it clearly; a
+    square whose top a taller tower in front now hides from the camera is reported at the
+    height last read there, with a low confidence (:data:`REMEMBERED_CONF`), rather than as a
+    guess from the little that shows (a guess the referee would take for blocks moved). The
+    memory is forgotten when the camera or the board moves."""
 
     camera: CameraModel | None = None
     layout: TableLayout | None = None
@@ -71,9 +85,12 @@ class TerraReader:
     model: HeightModel | None = None
     reuse_pose: bool = True
     locator: BoardLocator = field(init=False)
+    _memory: np.ndarray = field(init=False, repr=False)
+    _anchor: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.locator = BoardLocator(self.camera, self.layout)
+        self._memory = np.full(SIZE * SIZE, -1)
         if self.model is None:
             self.model = HeightModel.load(names=FEATURE_NAMES)
         if self.colours is None:
@@ -109,14 +126,50 @@ class TerraReader:
             return Reading(located, first)
         palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
-        depth, _ = occlusion(geo, heights.heights, smp.shape, smp.origin, head_mask)
-        second = hands.HandCheck(first.smooth_squares,
-                                 hands.foreign_band(smp.bgr, white, geo, smp.origin, depth),
-                                 hands.unexplained(heights.fit, heights.seen))
+        second = hands.HandCheck(first.smooth_squares, hands.covered(self.model.cover, heights))
         if second.hand:
             return Reading(located, second, heights)
+        heights = self._remember(located, heights)
         placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
         return Reading(located, second, heights, tuple(placed))
+
+    def _remember(self, located: Located, reading: HeightReading) -> HeightReading:
+        """Squares the camera cannot see now keep the height last read when it could (see the
+        class docstring); squares read clearly now are remembered."""
+        anchor = located.geometry.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
+        if self._anchor is None or np.max(np.abs(anchor - self._anchor)) > MOVED_PX:
+            self._memory = np.full(SIZE * SIZE, -1)  # the camera or the board moved
+        self._anchor = anchor
+        rows = np.arange(SIZE * SIZE)
+        heights = reading.heights.copy()
+        probs = reading.probs.copy()
+        conf = reading.conf
+        mem = self._memory
+        known = mem >= 0
+        hidden_now = reading.seen_all[rows, np.maximum(mem, 0)] < HIDDEN_SEEN
+        unsure = (conf < SURE) | (reading.seen_all[rows, heights] < HIDDEN_SEEN)
+        use = known & hidden_now & unsure & (heights != mem)
+        for sq in np.nonzero(use)[0]:
+            heights[sq] = mem[sq]
+            probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
+            probs[sq, mem[sq]] = REMEMBERED_CONF
+        clear = (conf >= SURE) & (reading.seen_all[rows, heights] >= CLEAR_SEEN) & ~use
+        mem[clear] = heights[clear]
+        return replace(reading, heights=heights, probs=probs)
+
+    def heights_only(self, image: np.ndarray) -> HeightReading | None:
+        """The heights as :meth:`read_all` reads them, without the hand checks or the memory
+        (for fitting the arm detector); None when the board is not found."""
+        located = self.locator.locate(image, reuse=False)
+        if not located.ok:
+            return None
+        geo = located.geometry
+        assert geo is not None and self.model is not None and self.colours is not None
+        smp = sample(image, geo)
+        white = white_reference(image, located.detections)
+        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
+        return decode(smp, geo, self.model, palette, hidden=head_mask)
 
     def features_for_tuning(self, image: np.ndarray, truth_heights: np.ndarray) -> list | None:
         """(square, features) of every square, read as :meth:`read` does but with the towers
