@@ -1,0 +1,412 @@
+"""Which enrolled card a card on the table is, from the part of its face that shows.
+
+A card in a mountain is half covered by the étage above it, so a card is recognised from its
+*visible part*, whatever it is: the lower half of a covered card, the lower half and one upper
+corner of a card only one card rests on, the whole face of a card nothing rests on. The faces
+enrolled once (``companion calibrate cards``, kept by :class:`~companion.vision.cards.
+CardLibrary`) are compared with the card on exactly the pixels that show, so two cards that
+differ only in their upper halves are told apart when those show and reported as uncertain when
+they do not, and two that differ only in a small print mark are told apart by that mark.
+
+The comparison works on the card cut out square-on at :data:`CANON_PPM` pixels a millimetre,
+upright, with its own white border as the white reference (a warm or cold, bright or dim light
+then changes little), in CIE L*a*b*: brightness carries the drawing, a* and b* the colours. Three
+steps keep it quick:
+
+* **align**: the cut-out is turned and shifted to fit the average of all faces (the white
+  border and the colour field every card has) on the visible pixels;
+* **shortlist**: every enrolled face is compared at a quarter of the resolution, one matrix
+  product for all of them;
+* **decide**: the shortlisted faces are compared at full resolution, a pixel either way, by the
+  squared difference over the visible pixels, the faces blurred first as much as the camera
+  blurs the card (a face enrolled sharper than the camera sees the table would otherwise be
+  penalised for its detail). The best face is the reading; how much better it is than the next
+  gives the confidence.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from companion.errors import BadInput
+
+#: the name a card's back is enrolled under (``companion calibrate cards`` shows one card face
+#: down): a back is read like any face
+BACK = "back"
+#: resolution of cut-outs and templates (pixels a millimetre): the card library's
+CANON_PPM = 2.0
+#: white paper in the comparison's planes
+FEATURE_SCALE = 4.0
+#: how far the alignment turns the cut-out (degrees) and in what steps
+ALIGN_TURNS = (-3.0, -1.5, 0.0, 1.5, 3.0)
+#: how far it shifts it (mm each way)
+ALIGN_SHIFT_MM = 4.0
+#: faces kept after the shortlist
+SHORTLIST = 6
+#: the camera's blur (in its own pixels) beyond the pixel's footprint, for matching blurs
+CAMERA_BLUR_PX = 1.1
+#: the blurs (their pixels) faces are kept at, and the extra blur tried beyond what the
+#: camera's resolution suggests
+BLUR_LEVELS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
+BLUR_STEPS = (0.0, 0.5, 1.0)
+#: a reading's confidence is capped here (a camera is never certain)
+MAX_CONF = 0.995
+#: mean squared difference (per visible pixel) of a face that fits
+FIT_MSE = 0.35
+#: a card's white border (mm) and the frame the alignment looks at (mm from the edge; the very
+#: edge is left out: blurred, it takes the colour of what the card lies on)
+BORDER_MM = 3.0
+RING_MM = 6.0
+EDGE_MM = 1.0
+#: the card's frame must fit a cut-out at least this well (normalised correlation) for it to
+#: hold a card at all
+MIN_ALIGN = 0.2
+#: a face must explain at least this share of the cut-out's variance to be a reading (a bare
+#: table, or a card that was never enrolled, explains little)
+MIN_EXPLAINED = 0.5
+#: a camera value this high is clipped: the pixel is left out of the comparison
+SATURATED = 250
+#: how many visible pixels a reading needs at least (a sliver says nothing)
+MIN_VISIBLE_PX = 600
+
+
+@dataclass(frozen=True)
+class FaceMatch:
+    """The reading of one card: ``name`` (None when no enrolled face fits), ``conf`` (0–1),
+    ``mse`` of the best face on the visible pixels, ``runner_up`` and its ``mse``, how the
+    cut-out was aligned (``turn`` degrees, ``shift`` mm in the card's frame), how many pixels
+    were compared and the share of the cut-out's variance the best face explains."""
+
+    name: str | None
+    conf: float
+    mse: float
+    runner_up: str | None = None
+    runner_mse: float = float("inf")
+    turn: float = 0.0
+    shift: tuple[float, float] = (0.0, 0.0)
+    visible_px: int = 0
+    explained: float = 0.0
+
+
+def features(bgr: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
+    """A BGR image (uint8 or float 0–255) as the planes the comparison uses: each channel
+    divided by ``white`` (the card's own white border; the image's brightest pixels when None)
+    and scaled so that white paper is :data:`FEATURE_SCALE`. Each channel is later fitted with
+    its own brightness and contrast, so the camera's white balance and exposure matter little."""
+    f = np.asarray(bgr, np.float32)
+    if white is None:
+        white = _white_of(f)
+    return f * (FEATURE_SCALE / np.maximum(np.asarray(white, np.float32), 1.0))
+
+
+def _white_of(f: np.ndarray) -> np.ndarray:
+    flat = f.reshape(-1, 3)
+    lum = flat.sum(axis=1)
+    k = max(20, len(flat) // 25)
+    top = flat[np.argpartition(lum, -k)[-k:]]
+    return np.maximum(np.median(top, axis=0), 1.0)
+
+
+def border_white(bgr: np.ndarray, mask: np.ndarray, ppm: float = CANON_PPM) -> np.ndarray | None:
+    """The white of a card's own border, from a cut-out (card filling it, upright) and the mask
+    of its visible pixels: the brighter half of the border pixels that show."""
+    h, w = mask.shape
+    b0, b1 = int(round(0.8 * ppm)), int(round(2.4 * ppm))
+    ring = np.zeros((h, w), bool)
+    ring[:, b0:b1] = True
+    ring[:, w - b1:w - b0] = True
+    ring[h - b1:h - b0, :] = True
+    ring[b0:b1, :] = True
+    ring &= mask
+    px = np.asarray(bgr, np.float32)[ring]
+    if len(px) < 30:
+        return None
+    lum = px.sum(axis=1)
+    keep = px[lum >= np.median(lum)]
+    return np.maximum(np.median(keep, axis=0), 1.0)
+
+
+def edge_sigma(face_bgr: np.ndarray, ppm: float = CANON_PPM) -> float:
+    """How blurred an enrolled face is (Gaussian sigma, in its pixels), from the step between
+    its white border and its colour field on the left and right sides."""
+    g = cv2.cvtColor(np.asarray(face_bgr, np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = g.shape
+    rows = g[int(h * 0.3):int(h * 0.5)]
+    sigmas = []
+    for prof in (rows[:, : int(7 * ppm)].mean(axis=0), rows[:, w - int(7 * ppm):][:, ::-1].mean(axis=0)):
+        d = -np.diff(prof)
+        d = np.clip(d, 0, None)
+        if d.sum() < 20:
+            continue
+        x = np.arange(len(d)) + 0.5
+        m = float((d * x).sum() / d.sum())
+        var = float((d * (x - m) ** 2).sum() / d.sum())
+        sigmas.append(math.sqrt(max(var - 1.0 / 12.0, 0.0)))
+    return float(np.median(sigmas)) if sigmas else 1.0
+
+
+@dataclass
+class _Faces:
+    """Templates of every enrolled face at one blur: half and quarter resolution."""
+
+    half: np.ndarray      # n × H/2 × W/2 × 3
+    quarter: np.ndarray   # n × (H/4 · W/4 · 3), flattened for the shortlist
+    mean_half: np.ndarray  # H/2 × W/2 × 3: every card's frame, for alignment
+
+
+@dataclass
+class CardMatcher:
+    """Recognises cards against the faces of a :class:`~companion.vision.cards.CardLibrary`
+    (any object with ``names`` and ``face(name)`` giving canonical BGR faces at
+    :data:`CANON_PPM`)."""
+
+    names: tuple[str, ...]
+    faces_bgr: tuple[np.ndarray, ...] = field(repr=False)
+    face_sigma: float = 1.0
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    @classmethod
+    def from_library(cls, library) -> "CardMatcher":
+        names = tuple(library.names)
+        if not names:
+            raise BadInput("no card enrolled yet", hint="run `companion calibrate cards --game altitude`")
+        faces = tuple(np.asarray(library.face(n), np.uint8) for n in names)
+        shapes = {f.shape for f in faces}
+        if len(shapes) != 1:
+            raise BadInput("the enrolled faces differ in size: enrol the cards again")
+        sigma = float(np.median([edge_sigma(f) for f in faces]))
+        return cls(names, faces, sigma)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        h, w = self.faces_bgr[0].shape[:2]
+        return w, h
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    # -- templates ------------------------------------------------------------------------------
+
+    def templates(self, blur: float) -> _Faces:
+        """Every face blurred by ``blur`` (its pixels), as features at three resolutions."""
+        key = min(BLUR_LEVELS, key=lambda b: abs(b - blur))
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        half, quarter = [], []
+        for face in self.faces_bgr:
+            f = face.astype(np.float32)
+            if key > 0.2:
+                f = cv2.GaussianBlur(f, (0, 0), key)
+            f = features(f)
+            half.append(_down(f, 2))
+            quarter.append(_down(f, 4).ravel())
+        half_a = np.stack(half)
+        out = _Faces(half_a, np.stack(quarter), np.stack([_frame_template(half_a.shape[1:3])] * 3, axis=2))
+        self._cache[key] = out
+        return out
+
+    # -- matching -------------------------------------------------------------------------------
+
+    def match(self, crop: np.ndarray, visible: np.ndarray, camera_ppm: float,
+              candidates: Sequence[str] | None = None) -> FaceMatch:
+        """Read the card in ``crop``: a BGR cut-out at :data:`CANON_PPM`, upright, the card's
+        nominal place in its middle with :data:`ALIGN_SHIFT_MM` of margin all round;
+        ``visible`` (H × W, the card's own size) marks the card's pixels that show;
+        ``camera_ppm`` is how many camera pixels a millimetre of the card covers."""
+        w, h = self.size
+        m = int(round(ALIGN_SHIFT_MM * CANON_PPM))
+        if crop.shape[0] != h + 2 * m or crop.shape[1] != w + 2 * m:
+            raise BadInput(f"a card cut-out is {w + 2 * m}×{h + 2 * m} px, not "
+                           f"{crop.shape[1]}×{crop.shape[0]}")
+        vis = np.asarray(visible, bool)
+        n_vis = int(vis.sum())
+        if n_vis < MIN_VISIBLE_PX:
+            return FaceMatch(None, 0.0, float("inf"), visible_px=n_vis)
+        sigma_q = CAMERA_BLUR_PX * CANON_PPM / max(camera_ppm, 0.2)
+        blur_t = math.sqrt(max(sigma_q ** 2 - self.face_sigma ** 2, 0.0))
+        blur_q = math.sqrt(max(self.face_sigma ** 2 - sigma_q ** 2, 0.0))
+        src = np.asarray(crop, np.float32)
+        if blur_q > 0.3:
+            src = cv2.GaussianBlur(src, (0, 0), blur_q)
+        white = border_white(src[m:m + h, m:m + w], vis)
+        feats = features(src, white)
+        t = self.templates(blur_t)
+        fit, turn, dx, dy = self._align(feats, vis, t, m)
+        if fit < MIN_ALIGN:
+            return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
+        turned = _turned(feats, turn)
+        x0, y0 = m + dx, m + dy
+        inner = turned[y0:y0 + h, x0:x0 + w]
+        # a clipped channel (over-exposed white, a light colour) says nothing about the drawing
+        clipped = (np.asarray(crop) >= SATURATED).astype(np.uint8)
+        keep = None
+        if clipped.any():
+            grown = cv2.dilate(clipped, np.ones((3, 3), np.uint8)).astype(np.float32)
+            keep = _turned(grown, turn) < 0.5                   # (h + 2m) × (w + 2m) × 3
+        # shortlist at quarter resolution, at the aligned place
+        vq = (_down(vis.astype(np.float32), 4) > 0.99).ravel()
+        qv = _down(inner, 4).reshape(-1, 3)[vq]
+        tv = t.quarter.reshape(len(self.names), -1, 3)[:, vq]
+        wq = None
+        if keep is not None:
+            wq = (_down(keep[y0:y0 + h, x0:x0 + w].astype(np.float32), 4) > 0.99).reshape(-1, 3)[vq]
+            wq = wq.astype(np.float32)
+        order = [int(i) for i in np.argsort(residuals(qv, tv, wq))]
+        if candidates is not None:
+            allowed = {self.names.index(c) for c in candidates if c in self.names}
+            order = [i for i in order if i in allowed]
+        short = order[:SHORTLIST]
+        if not short:
+            return FaceMatch(None, 0.0, float("inf"), visible_px=n_vis)
+        # decide: the blur, then the shift (half a millimetre either way), that best fit the
+        # first face of the shortlist; then every shortlisted face there. Compared at half
+        # resolution: the camera sees about a pixel a millimetre, finer pixels add nothing.
+        vis_h = (_down(vis.astype(np.float32), 2) > 0.99)
+        sel = vis_h.ravel()
+
+        def window(sx: int, sy: int) -> tuple[np.ndarray, np.ndarray | None]:
+            win = _down(turned[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w], 2).reshape(-1, 3)[sel]
+            if keep is None:
+                return win, None
+            k = _down(keep[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w].astype(np.float32), 2)
+            return win, (k > 0.99).reshape(-1, 3)[sel].astype(np.float32)
+
+        win0, w0 = window(0, 0)
+        fits = []
+        for extra in BLUR_STEPS:
+            bt = blur_t + extra
+            first = self.templates(bt).half[short[0]].reshape(-1, 3)[sel][None]
+            fits.append((float(residuals(win0, first, w0)[0]), bt))
+        bt = min(fits)[1]
+        half = self.templates(bt).half
+        first = half[short[0]].reshape(-1, 3)[sel][None]
+        best = (fits and min(fits)[0], 0, 0)
+        for sy in (-1, 0, 1):
+            for sx in (-1, 0, 1):
+                if sx == 0 and sy == 0:
+                    continue
+                win, wts = window(sx, sy)
+                err = float(residuals(win, first, wts)[0])
+                if err < best[0]:
+                    best = (err, sx, sy)
+        _, sx, sy = best
+        win, wts = window(sx, sy)
+        errs = residuals(win, np.stack([half[i].reshape(-1, 3)[sel] for i in short]), wts)
+        ranked = sorted(zip(errs.tolist(), short))
+        mse, i1 = ranked[0]
+        runner, r_mse = (self.names[ranked[1][1]], ranked[1][0]) if len(ranked) > 1 else (None, float("inf"))
+        shift = ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM)
+        n_cmp = int(sel.sum())
+        explained = 1.0 - mse / max(query_variance(win, wts), 1e-9)
+        if explained < MIN_EXPLAINED:
+            return FaceMatch(None, 0.0, mse, self.names[i1], mse, turn, shift, n_vis, explained)
+        conf = confidence(mse, r_mse, n_cmp)
+        return FaceMatch(self.names[i1], conf, mse, runner, r_mse, turn, shift, n_vis, explained)
+
+    def _align(self, feats: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
+        """How well, and with what turn (degrees) and shift (full-resolution pixels), the
+        card's frame (its white border and the edge of the colour field inside it, which
+        every card has) fits the cut-out where the card shows."""
+        ring = self._ring(vis)
+        tmpl = np.ascontiguousarray(t.mean_half[:, :, 0])
+        light = np.ascontiguousarray(_down(feats, 2).min(axis=2))
+        best = (-np.inf, 0.0, 0, 0)
+        hm = m // 2
+        for turn in ALIGN_TURNS:
+            img = _turned(light, turn)
+            res = cv2.matchTemplate(img, tmpl, cv2.TM_CCOEFF_NORMED, mask=ring)
+            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            j = np.unravel_index(int(np.argmax(res)), res.shape)
+            if res[j] > best[0]:
+                best = (float(res[j]), turn, int(j[1]), int(j[0]))
+        fit, turn, jx, jy = best
+        return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
+
+    def _ring(self, vis: np.ndarray) -> np.ndarray:
+        """The card's frame at half resolution (from :data:`EDGE_MM` to :data:`RING_MM` in from
+        its edge), where it shows."""
+        w, h = self.size
+        r = int(round(RING_MM * CANON_PPM / 2))
+        e = max(1, int(round(EDGE_MM * CANON_PPM / 2)))
+        ring = np.ones((h // 2, w // 2), np.float32)
+        ring[r:-r, r:-r] = 0.0
+        ring[:e, :] = ring[-e:, :] = 0.0
+        ring[:, :e] = ring[:, -e:] = 0.0
+        return ring * (_down(vis.astype(np.float32), 2) > 0.99)
+
+
+def _frame_template(shape: tuple[int, int]) -> np.ndarray:
+    """What every card's frame looks like in whiteness at half resolution: white paper for
+    :data:`BORDER_MM`, then a darker field."""
+    h, w = shape
+    b = int(round(BORDER_MM * CANON_PPM / 2))
+    out = np.full((h, w), 0.4 * FEATURE_SCALE, np.float32)
+    out[:b, :] = out[-b:, :] = FEATURE_SCALE
+    out[:, :b] = out[:, -b:] = FEATURE_SCALE
+    return cv2.GaussianBlur(out, (0, 0), 0.7)
+
+
+def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Mean squared difference per pixel between ``query`` (N × 3) and each of ``faces``
+    (K × N × 3) after the best brightness and contrast change of each channel (a light, an
+    exposure or a white balance that differs from the enrolment's changes nothing), counting
+    only the channels ``weights`` (N × 3, 0 or 1) keeps: a clipped channel says nothing."""
+    if weights is None or bool(weights.all()):
+        q = query - query.mean(axis=0)
+        f = faces - faces.mean(axis=1, keepdims=True)
+        vq = np.einsum("nc,nc->c", q, q)
+        vf = np.einsum("knc,knc->kc", f, f)
+        cov = np.einsum("knc,nc->kc", f, q)
+        gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
+        return (vq[None, :] - gain * cov).sum(axis=1) / max(float(len(query)), 1.0)
+    n = np.maximum(weights.sum(axis=0), 1.0)                    # 3
+    mq = (query * weights).sum(axis=0) / n
+    q = (query - mq) * weights
+    mf = np.einsum("knc,nc->kc", faces, weights) / n            # K × 3
+    f = (faces - mf[:, None, :]) * weights[None]
+    vq = (q * q).sum(axis=0)                                    # 3
+    vf = (f * f).sum(axis=1)                                    # K × 3
+    cov = np.einsum("knc,nc->kc", f, q)                         # K × 3
+    gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
+    resid = vq[None, :] - gain * cov
+    return resid.sum(axis=1) / max(float(len(query)), 1.0)
+
+
+def query_variance(query: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """The query's own variance per pixel (summed over channels), what :func:`residuals` leaves
+    when no face explains anything."""
+    if weights is None:
+        q = query - query.mean(axis=0)
+        return float(np.einsum("nc,nc->", q, q)) / max(float(len(query)), 1.0)
+    n = np.maximum(weights.sum(axis=0), 1.0)
+    q = (query - (query * weights).sum(axis=0) / n) * weights
+    return float((q * q).sum()) / max(float(len(query)), 1.0)
+
+
+def confidence(mse: float, runner_mse: float, visible_px: int) -> float:
+    """How sure a reading is: the best face must fit (a low mean squared difference), and fit
+    clearly better than the next face over the pixels that show (the difference summed over
+    the visible pixels, against the noise a camera adds)."""
+    fit = 1.0 / (1.0 + math.exp((mse - FIT_MSE) / 0.08))
+    gap = (runner_mse - mse) * visible_px
+    margin = 1.0 - math.exp(-max(gap, 0.0) / 25.0) if math.isfinite(gap) else 1.0
+    return round(min(MAX_CONF, fit * margin), 4)
+
+
+def _down(img: np.ndarray, k: int) -> np.ndarray:
+    h, w = img.shape[:2]
+    return cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+
+
+def _turned(img: np.ndarray, deg: float) -> np.ndarray:
+    if abs(deg) < 1e-6:
+        return img
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), deg, 1.0)
+    return cv2.warpAffine(img, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,84 @@
+"""Is an arm over the table? A frame with one is never read as a position.
+
+An Altitude table is cards lying flat on a table top, so everything in a seat's area is either
+the table (one colour, a texture that repeats) or a card that was read. An arm or a hand is
+neither: it is a large patch, several centimetres across, whose colour or brightness is not the
+table's and where no card was read. So, in each area looked at (every seat's area and the middle):
+
+* the table's colour is taken from the area's pixels outside the cards read (their median
+  chroma and brightness, white-referenced, so a warm or cold light does not matter), and how
+  much it varies there;
+* pixels outside the cards that are much further from it than the table varies are
+  *unexplained* (an arm's shadow is the table, darker: it is allowed down to a share of the
+  table's brightness);
+* an unexplained patch larger than :data:`PATCH_MM2`, after thin things (wood grain, a card's
+  edge) are opened away, is an arm.
+
+A hand over a mountain also hides cards: a card read where the face fits badly, or cards that
+rest on nothing, are a second sign (:func:`cards_disturbed`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: an unexplained patch this large (mm²) is an arm (a finger over the table is about 18 × 60)
+PATCH_MM2 = 1400.0
+#: how far from the table's colour a pixel must be, in the table's own spreads, and at least
+TABLE_SPREADS = 5.0
+MIN_CHROMA = 7.0
+#: a pixel darker than this share of the table's brightness (a dark sleeve) or brighter than
+#: this many times it (a pale hand on a dark table) is not the table, whatever its colour
+DARK_SHARE = 0.35
+BRIGHT_TIMES = 1.6
+#: thin things opened away before patches are measured (mm)
+OPEN_MM = 7.0
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """Why a frame was (or was not) taken for a hand frame: the largest unexplained patch
+    (mm²) and where it was looked for."""
+
+    hand: bool
+    patch_mm2: float
+    where: str = ""
+
+
+def lab_of(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
+    f = np.clip(np.asarray(bgr, np.float32) / np.maximum(white, 1.0), 0.0, 1.0)
+    return cv2.cvtColor(f, cv2.COLOR_BGR2Lab)
+
+
+def unexplained(patch: np.ndarray, inside: np.ndarray, cards: np.ndarray, white: np.ndarray,
+                ppm: float) -> float:
+    """The area (mm²) of the largest patch of ``patch`` (BGR) that is neither a card (``cards``
+    mask) nor the table; ``inside`` marks the pixels the camera sees."""
+    table = inside & ~cards
+    if table.sum() < 200:
+        return 0.0
+    lab = lab_of(patch, white)
+    px = lab[table]
+    med = np.median(px, axis=0)
+    chroma = np.hypot(lab[..., 1] - med[1], lab[..., 2] - med[2])
+    spread = float(np.percentile(chroma[table], 75)) + 1.0
+    far_colour = chroma > max(TABLE_SPREADS * spread, MIN_CHROMA)
+    light = lab[..., 0] / max(float(med[0]), 1.0)
+    far_light = (light < DARK_SHARE) | (light > BRIGHT_TIMES)
+    odd = ((far_colour | far_light) & table).astype(np.uint8)
+    k = max(3, int(round(OPEN_MM * ppm)) | 1)
+    odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+    if n <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / (ppm * ppm)
+
+
+def cards_disturbed(explained: list[float], unsupported: int) -> bool:
+    """Cards read where a face fits badly (a hand over part of them), or cards that rest on
+    nothing (the cards under them hidden), in one mountain."""
+    poor = sum(1 for e in explained if e < 0.72)
+    return unsupported > 0 or poor >= 2
