@@ -118,15 +118,18 @@ def _overlaps(poly: np.ndarray, others: list[np.ndarray], gap: float) -> bool:
     return False
 
 
-def random_pool(rng: np.random.Generator, stones: list[tuple[str, str]], zones: ZoneLayout) -> tuple[Loose, ...]:
-    """The stones dropped in the pool: random places and turns, none on another (a stone that
-    finds no room is tried closer to the others, then left out of the pool's middle)."""
+def random_pool(rng: np.random.Generator, stones: list[tuple[str, str]], zones: ZoneLayout,
+                gap_mm: float = 3.0) -> tuple[Loose, ...]:
+    """The stones spread in the pool: random places and turns, a few millimetres apart (the kit
+    asks players to spread the pool: stones of one colour touching side by side look like one
+    long block); a stone that finds no room is tried touching the others, then left out of the
+    picture (it is in the box)."""
     r = zones.pool
     out: list[Loose] = []
     polys: list[np.ndarray] = []
     for colour, shape in stones:
         for attempt in range(400):
-            gap = 1.0 if attempt < 300 else 0.0
+            gap = gap_mm if attempt < 300 else 0.5
             margin = 22.0 if shape == "long" else 12.0
             x = float(rng.uniform(r.x0 + margin, r.x1 - margin))
             y = float(rng.uniform(r.y0 + margin, r.y1 - margin))

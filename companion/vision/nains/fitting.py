@@ -26,9 +26,13 @@ import numpy as np
 from companion.vision.nains.planes import Plane
 from companion.vision.nains.solids import shape
 
-#: face points stay this far inside a face's edges (mm); ring points lie this far outside
+#: face points stay this far inside a face's edges (mm), this far apart; ring points lie
+#: this far outside
 INSET_MM = 1.6
-RING_MM = 3.0
+FACE_STEP_MM = 5.0
+#: the top face's edge points lie this far inside its edges
+EDGE_IN_MM = 1.2
+RING_MM = 2.0
 #: a picture pixel outside the plane picture scores this
 OUTSIDE = float(np.log(0.5))
 #: background points weigh this much against face points
@@ -36,6 +40,9 @@ RING_WEIGHT = 0.8
 #: a face that only needs to be "not background" costs at most this where it looks like the
 #: background (a side in deep shadow looks like the table's shadow)
 SOFT_FLOOR = float(np.log(0.4))
+#: the shading term: an evenly lit face's points spread about this much in L* (noise, mottle)
+SHADE_SIGMA = 6.0
+SHADE_WEIGHT = 0.25
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class Samples:
     face_index: np.ndarray
     face_normal: np.ndarray
     face_top: np.ndarray  # bool: the face is the solid's top (or a roof's slope)
+    face_group: np.ndarray  # the flat face each point lies on (a cylinder's side: quarters)
     ring_pts: np.ndarray
     ring_dir: np.ndarray
     ring_top: np.ndarray
@@ -80,21 +88,47 @@ def _grid_on(pts: np.ndarray, step: float) -> np.ndarray:
     return o + g[:, :1] * a + g[:, 1:] * b
 
 
+def _edge_band(pts: np.ndarray, inset: float, step: float) -> np.ndarray:
+    """Points just inside a flat polygon's edges (its outline, ``inset`` mm in), ``step`` apart:
+    where a face's exact place shows best."""
+    c = pts.mean(axis=0)
+    out = []
+    m = len(pts)
+    for k in range(m):
+        p, q = pts[k], pts[(k + 1) % m]
+        e = q - p
+        L = float(np.linalg.norm(e))
+        if L < 1e-6:
+            continue
+        for t in np.arange(step / 2, L, step) / L:
+            x = p + e * t
+            d = c - x
+            d[2] = 0.0
+            n = np.linalg.norm(d)
+            out.append(x + d / max(n, 1e-9) * inset)
+    return np.array(out).reshape(-1, 3)
+
+
 @lru_cache(maxsize=None)
 def samples(name: str) -> Samples:
     """The sample points of the solid ``name`` (see :class:`Samples`)."""
     sh = shape(name, 12)
-    fp, fi, fn, ft = [], [], [], []
+    fp, fi, fn, ft, fg = [], [], [], [], []
     for k, f in enumerate(sh.faces):
         if f.kind == "bottom":
             continue
         pts = sh.points[list(f.index)]
-        step = 4.0 if f.kind != "side" or len(sh.faces) < 10 else 10.0
-        g = _grid_on(pts, step)
         if f.kind == "side" and len(sh.faces) > 10:  # a cylinder's strip: a column of points
-            g = _grid_on(pts, 30.0) if False else np.array([pts.mean(axis=0) + np.array([0, 0, dz])
-                                                             for dz in (-6.0, 0.0, 6.0)])
+            g = np.array([pts.mean(axis=0) + np.array([0, 0, dz]) for dz in (-6.0, 0.0, 6.0)])
+        else:
+            g = _grid_on(pts, FACE_STEP_MM)
+            if f.kind == "top":
+                g = np.vstack([g, _edge_band(pts, EDGE_IN_MM, 4.0)])
         fp.append(g)
+        cyl_side = f.kind == "side" and len(sh.faces) > 10
+        group = len(sh.faces) + int(np.floor((np.arctan2(f.normal[1], f.normal[0]) + np.pi) / (np.pi / 2))) % 4 \
+            if cyl_side else k
+        fg += [group] * len(g)
         fi += [k] * len(g)
         fn += [f.normal] * len(g)
         ft += [f.kind in ("top", "slope")] * len(g)
@@ -120,8 +154,16 @@ def samples(name: str) -> Samples:
                 rp.append(pt)
                 rd.append(out)
                 rt.append(level == 1)
-    return Samples(np.concatenate(fp), np.array(fi), np.array(fn, float), np.array(ft),
+    return Samples(np.concatenate(fp), np.array(fi), np.array(fn, float), np.array(ft), np.array(fg),
                    np.array(rp), np.array(rd), np.array(rt))
+
+
+def facing(normals: np.ndarray, to_camera: np.ndarray) -> np.ndarray:
+    """How much each point counts: 1 on a face turned towards the camera, less on one seen at a
+    grazing angle (a sliver of a few pixels, where blur mixes it with what lies beside it), 0 on
+    a face turned away."""
+    cos = np.einsum("...i,...i->...", normals, to_camera) / np.maximum(np.linalg.norm(to_camera, axis=-1), 1e-9)
+    return np.clip((cos - 0.05) / 0.3, 0.0, 1.0)
 
 
 def rotations(yaws_deg: np.ndarray) -> np.ndarray:
@@ -136,16 +178,20 @@ class Fitter:
     """Scores hypotheses against a plane picture's class log-posteriors ``lp`` (h × w × K,
     class 0 the background) seen from the camera at ``camera`` (table mm)."""
 
-    def __init__(self, plane: Plane, lp: np.ndarray, camera: np.ndarray):
+    def __init__(self, plane: Plane, lp: np.ndarray, camera: np.ndarray,
+                 lightness: np.ndarray | None = None):
         self.plane = plane
+        #: the picture's lightness (L*, h × w), for the shading term; None: no shading term
+        self.L = None if lightness is None else np.append(lightness.astype(np.float32).reshape(-1), np.float32(50.0))
         h, w, k = lp.shape
         self.h, self.w, self.k = h, w, k
         with np.errstate(divide="ignore"):
-            fg = np.log(np.clip(1.0 - np.exp(lp[:, :, :1]), 1e-3, 1.0)).astype(np.float32)
-        soft = np.maximum(fg, np.float32(SOFT_FLOOR))
-        # one flat table: the K classes, "not background" (class -1), "not background, or a
-        # face in shadow" (class -2: never much against), then the value off the picture
-        self.table = np.concatenate([lp.astype(np.float32), fg, soft], axis=2).reshape(-1)
+            nots = np.log(np.clip(1.0 - np.exp(lp), 1e-3, 1.0)).astype(np.float32)
+        soft = np.maximum(nots[:, :, :1], np.float32(SOFT_FLOOR))
+        # one flat table: the K classes, "not class k" for each (class -1 is "not background",
+        # -10 - k "not class k"), "not background, or a face in shadow" (class -2: never much
+        # against), then the value off the picture
+        self.table = np.concatenate([lp.astype(np.float32), nots, soft], axis=2).reshape(-1)
         self.table = np.append(self.table, np.float32(OUTSIDE))
         self.lp = lp
         self.C = np.asarray(camera, float)
@@ -163,14 +209,63 @@ class Fitter:
         ix = np.rint((C[0] + (X[..., 0] - C[0]) * t - pl.rect.x0) * pl.ppm - 0.5).astype(np.int64)
         iy = np.rint((pl.rect.y1 - C[1] - (X[..., 1] - C[1]) * t) * pl.ppm - 0.5).astype(np.int64)
         inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
-        kk = self.k + 2
-        idx = (iy * self.w + ix) * kk + np.where(cls >= 0, cls, self.k - 1 - cls)
+        k = self.k
+        col = np.where(cls >= 0, cls, np.where(cls == -1, k, np.where(cls == -2, 2 * k, k - 10 - cls)))
+        idx = (iy * self.w + ix) * (2 * k + 1) + col
         return np.where(inside, idx, len(self.table) - 1)
 
     def values(self, X: np.ndarray, cls: np.ndarray | int) -> np.ndarray:
         """Log-posterior of class ``cls`` (an index, -1 for "not background"; one per point or
         one for all) at table points ``X``."""
         return self.table[self._index(X, np.broadcast_to(np.asarray(cls), X.shape[:-1]))]
+
+    def score_colours(self, name: str, poses: np.ndarray, classes: list[int]) -> np.ndarray:
+        """Scores (H × len(classes)) of the solid ``name`` at ``poses``, all its faces of each
+        class in turn and the ring anything but that class: a stone of each colour at once."""
+        S = samples(name)
+        poses = np.asarray(poses, float).reshape(-1, 4)
+        H = len(poses)
+        X = self._place(S.face_pts, poses)
+        N = self._place(S.face_normal, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
+        visible = facing(N, self.C - X)
+        zero = np.zeros(X.shape[:-1], np.int64)
+        base = self._index(X, zero)
+        off = len(self.table) - 1
+        Xr = self._place(S.ring_pts, poses)
+        D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
+        u = poses[:, :2] - self.C[:2]
+        u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+        along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+        keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
+        rbase = self._index(Xr, np.zeros(Xr.shape[:-1], np.int64))
+        wsum = np.maximum(visible.sum(axis=1), 1e-9)
+        ksum = np.maximum(keep.sum(axis=1), 1)
+        out = np.empty((H, len(classes)))
+        for j, c in enumerate(classes):
+            v = self.table[np.where(base == off, off, base + c)]
+            vr = self.table[np.where(rbase == off, off, rbase + self.k + c)]
+            out[:, j] = (v * visible).sum(axis=1) / wsum + RING_WEIGHT * (vr * keep).sum(axis=1) / ksum
+        return out
+
+    def _unevenness(self, idx: np.ndarray, visible: np.ndarray, S: Samples) -> np.ndarray:
+        """Mean squared spread (relative to :data:`SHADE_SIGMA`) of the lightness of each flat
+        face's visible points about their face's mean, per hypothesis."""
+        kk = 2 * self.k + 1
+        pix = np.where(idx == len(self.table) - 1, len(self.L) - 1, idx // kk)
+        L = self.L[pix]
+        groups = S.face_group
+        ng = int(groups.max()) + 1
+        H = len(idx)
+        gid = (np.arange(H)[:, None] * ng + groups[None, :]).ravel()
+        w = visible.ravel().astype(np.float64)
+        cnt = np.bincount(gid, w, minlength=H * ng)
+        s1 = np.bincount(gid, w * L.ravel(), minlength=H * ng)
+        s2 = np.bincount(gid, w * L.ravel() ** 2, minlength=H * ng)
+        mean = s1 / np.maximum(cnt, 1)
+        var = np.maximum(s2 / np.maximum(cnt, 1) - mean * mean, 0.0)
+        var = (var * (cnt >= 3)).reshape(H, ng)
+        cnt = (cnt * (cnt >= 3)).reshape(H, ng)
+        return (var * cnt).sum(axis=1) / np.maximum(cnt.sum(axis=1), 1) / SHADE_SIGMA ** 2
 
     @staticmethod
     def _place(pts: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -182,22 +277,29 @@ class Fitter:
         return np.stack([x, y, z], axis=-1)
 
     def score(self, name: str, poses: np.ndarray, top_cls: np.ndarray | int,
-              side_cls: np.ndarray | int, *, ring: bool = True) -> np.ndarray:
+              side_cls: np.ndarray | int, *, ring: bool = True, ring_cls: int = 0,
+              shading: bool = False) -> np.ndarray:
         """Scores of the solid ``name`` at ``poses`` (H × 4: x, y, z0, yaw°): the mean face
         log-posterior (top faces of class ``top_cls``, the other faces ``side_cls``, each one
-        per pose or one for all) plus :data:`RING_WEIGHT` times the mean background
-        log-posterior of the ring points that show the table."""
+        per pose or one for all) plus :data:`RING_WEIGHT` times the mean log-posterior of class
+        ``ring_cls`` (the background; ``-10 - k``: anything but class k) at the ring points
+        that show what lies past the solid. ``shading``: minus :data:`SHADE_WEIGHT` times how
+        unevenly lit the hypothesis's flat faces look (a flat face is evenly lit: a wrong shape
+        puts an edge, or a ridge, inside one of its faces)."""
         S = samples(name)
         poses = np.asarray(poses, float).reshape(-1, 4)
         H = len(poses)
         X = self._place(S.face_pts, poses)
         N = self._place(S.face_normal, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
-        visible = np.einsum("hni,hni->hn", N, self.C - X) > 0
+        visible = facing(N, self.C - X)
         tc = np.broadcast_to(np.asarray(top_cls).reshape(-1, 1), (H, 1))
         sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
         cls = np.where(S.face_top[None, :], tc, sc)
-        v = self.table[self._index(X, cls)]
+        idx = self._index(X, cls)
+        v = self.table[idx]
         faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
+        if self.L is not None and shading:
+            faces = faces - SHADE_WEIGHT * self._unevenness(idx, visible, S)
         if not ring:
             return faces
         Xr = self._place(S.ring_pts, poses)
@@ -206,6 +308,6 @@ class Fitter:
         u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
         along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
-        vr = self.table[self._index(Xr, np.zeros(Xr.shape[:-1], np.int64))]
+        vr = self.table[self._index(Xr, np.full(Xr.shape[:-1], ring_cls, np.int64))]
         rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
         return faces + RING_WEIGHT * rings

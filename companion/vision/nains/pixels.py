@@ -122,10 +122,11 @@ class Background:
     shadow: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
 
     @classmethod
-    def fit(cls, lab: np.ndarray) -> "Background":
+    def fit(cls, lab: np.ndarray, around: np.ndarray | None = None) -> "Background":
         """A robust fit on pixels of the bare surface (some pixels of pieces among them do not
         move it): its lit lightness is the upper part of theirs, its shadow the darker part
-        when there is enough of it."""
+        when there is enough of it (taken from ``around`` when given: the pixels of a zone,
+        where pieces throw their shadows)."""
         lab = np.asarray(lab, np.float64).reshape(-1, 3)
         if len(lab) < 20:
             raise ValueError("too few pixels of bare table to measure its colour")
@@ -138,13 +139,35 @@ class Background:
             np.hypot(lab[:, 1] - a0 * r, lab[:, 2] - b0 * r)
         sigma = max(float(np.median(res)) * 1.2, BG_SIGMA_FLOOR[1])
         shadow = None
-        dim = (lab[:, 0] > 0.2 * L0) & (lab[:, 0] < 0.72 * L0)
-        if dim.sum() >= max(30, 0.04 * len(lab)):
-            d = lab[dim]
+        pool = lab if around is None else np.asarray(around, np.float64).reshape(-1, 3)
+        if around is not None:  # the shadows of the table, not the pieces' own dark faces:
+            # a shadow keeps the table's hue, a piece's face its own
+            r2 = np.clip(pool[:, 0] / L0, 0.05, 1.5)
+            off = np.hypot(pool[:, 1] - a0 * r2, pool[:, 2] - b0 * r2)
+            pool = pool[off < 25.0]
+        dim = (pool[:, 0] > 0.2 * L0) & (pool[:, 0] < 0.72 * L0)
+        if dim.sum() >= max(30, 0.04 * len(pool)):
+            d = pool[dim]
             med = np.median(d, axis=0)
             spread = np.maximum(np.median(np.abs(d - med), axis=0) * 1.4826, (6.0, 3.0, 3.0))
             shadow = (tuple(float(v) for v in med), tuple(float(v) for v in spread))
         return cls(L0, a0, b0, sigma, shadow)  # type: ignore[arg-type]
+
+    @classmethod
+    def fit_shadows(cls, lit: "Background", around: np.ndarray) -> "Background":
+        """``lit``'s colour with the shadows measured on ``around`` (a zone's pixels)."""
+        pool = np.asarray(around, np.float64).reshape(-1, 3)
+        r = np.clip(pool[:, 0] / lit.L0, 0.05, 1.5)
+        off = np.hypot(pool[:, 1] - lit.a0 * r, pool[:, 2] - lit.b0 * r)
+        pool = pool[off < 25.0]
+        dim = (pool[:, 0] > 0.2 * lit.L0) & (pool[:, 0] < 0.72 * lit.L0)
+        shadow = lit.shadow
+        if dim.sum() >= max(30, 0.04 * len(pool)):
+            d = pool[dim]
+            med = np.median(d, axis=0)
+            spread = np.maximum(np.median(np.abs(d - med), axis=0) * 1.4826, (6.0, 3.0, 3.0))
+            shadow = (tuple(float(v) for v in med), tuple(float(v) for v in spread))
+        return cls(lit.L0, lit.a0, lit.b0, lit.sigma_ab, shadow)  # type: ignore[arg-type]
 
     def loglik(self, lab: np.ndarray) -> np.ndarray:
         L = lab[:, 0]

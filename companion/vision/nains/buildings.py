@@ -1,0 +1,96 @@
+"""The stacks on the table: each dwarf's buildings on their slots, and the kobold's tower.
+
+Each area is looked at in one top-down picture (the plane 30 mm up, which keeps both the foot and
+the top of a tall tower near their places), its pixels named as the table or a building colour,
+and each slot's stack is read (:func:`~companion.vision.nains.stacks.fit_stack`). The kobold's
+tower is read the same way on its spot, blue cubes turned any way.
+
+When the camera looks almost straight down on a stack, its height cannot be measured (each level
+shifts its top by under a couple of pixels): the stones are then still reported, their
+confidence capped at :data:`UNSURE_HEIGHT`, and the referee keeps the levels it knows from the
+history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.nains.fitting import Fitter
+from companion.vision.nains.kit import KOBOLD_COLOUR, MAX_LEVELS, MAX_TOWER, STONE_COLOURS, STONE_MM
+from companion.vision.nains.pixels import Background, FrameColours
+from companion.vision.nains.planes import plane_picture
+from companion.vision.nains.stacks import StackReading, fit_stack
+from companion.vision.nains.zones import Area, Rect, ZoneLayout
+
+PPM = 1.5
+PLANE_Z = 30.0
+#: the picture of an area reaches this far past it (a tall tower leans out in the picture)
+MARGIN_MM = 45.0
+#: a level's shift in the picture (px) below which a stack's height counts as unmeasurable
+MIN_SHIFT_PX = 2.5
+UNSURE_HEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class BuildingReading:
+    """A building read: its seat and slot, and its stones bottom first as (colour, shape,
+    confidence)."""
+
+    seat: str
+    index: int
+    stones: tuple[tuple[str, str, float], ...]
+    stack: StackReading
+
+
+def _fitter(image: np.ndarray, view: View, rect: Rect, colours: FrameColours, table: Background,
+            names: tuple[str, ...]) -> tuple[Fitter, list[int]]:
+    plane = plane_picture(image, view, rect, PLANE_Z, PPM)
+    h, w = plane.image.shape[:2]
+    lab = colours.lab_of(plane.image.reshape(-1, 3))
+    bg = Background.fit_shadows(table, lab)
+    lp = colours.classes(plane.image.reshape(-1, 3), bg).reshape(h, w, -1)
+    fitter = Fitter(plane, lp, view.pose.camera_position, lab[:, 0].reshape(h, w))
+    return fitter, [1 + colours.names.index(n) for n in names]
+
+
+def height_shift_px(view: View, xy: tuple[float, float]) -> float:
+    """How far (px) one level moves a stack's top in the camera's picture at ``xy``."""
+    pts = np.array([[xy[0], xy[1], 40.0], [xy[0], xy[1], 40.0 + STONE_MM]])
+    px = view.project(pts)
+    return float(np.linalg.norm(px[1] - px[0]))
+
+
+def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, table: Background,
+              tolerance_mm: float) -> list[BuildingReading]:
+    """The buildings on ``area``'s slots."""
+    fitter, cls = _fitter(image, view, area.rect.grown(MARGIN_MM), colours, table, STONE_COLOURS)
+    names = colours.names
+    out = []
+    for k, slot in enumerate(area.slots):
+        st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm)
+        if st is None:
+            continue
+        cap = 1.0 if height_shift_px(view, slot) >= MIN_SHIFT_PX else UNSURE_HEIGHT
+        stones = tuple((names[c - 1], s.shape, min(conf, cap)) for s, c, conf in zip(st.stones, st.classes, st.conf))
+        out.append(BuildingReading(area.seat, k, stones, st))
+    return out
+
+
+def read_tower(image: np.ndarray, view: View, zones: ZoneLayout, colours: FrameColours,
+               table: Background) -> tuple[int, float, StackReading | None]:
+    """The kobold's tower: its height (0 when its spot is bare) and the confidence in it."""
+    names = ("blue",) + tuple(STONE_COLOURS)
+    fitter, cls = _fitter(image, view, zones.kobold_rect.grown(MARGIN_MM), colours, table, names)
+    st = fit_stack(fitter, zones.kobold, None, cls, max_levels=MAX_TOWER, shapes=("cube",),
+                   search_mm=zones.slot_tolerance_mm)
+    blue = 1 + colours.names.index(KOBOLD_COLOUR)
+    if st is None or st.classes[-1] != blue:
+        return 0, 0.9, st
+    n = len(st.stones)
+    conf = float(min(st.conf[-1], 0.99))
+    if height_shift_px(view, zones.kobold) < MIN_SHIFT_PX:
+        conf = min(conf, UNSURE_HEIGHT)
+    return n, conf, st

@@ -1,0 +1,89 @@
+"""Is an arm over the table? A frame with one is never read as a position.
+
+The table is looked at from above at low resolution (the plane of the table, 2 mm a pixel) and
+every pixel that is not the table's own colour (:mod:`.pixels`) is a candidate. Two checks:
+
+* **before reading**: an arm reaches in from outside the play area, and nothing of the game
+  lies outside it (the zones keep clear of its edge; a tall tower leans out in the picture, but
+  no more than a stone's width and a tower's height). A large foreign region on the band around
+  the play area is an arm (:func:`arm_at_edge`);
+* **after reading**: everything the reader found is drawn in (every stone and die, where the
+  camera sees it, and the mat and the markers). What is left that is not the table is
+  unexplained; a large unexplained region is an arm or a hand over the table, whatever its
+  colour (:func:`unexplained_area`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.nains.pixels import Background, FrameColours
+from companion.vision.nains.planes import Plane, plane_picture
+from companion.vision.nains.solids import Placed
+from companion.vision.nains.zones import Rect, ZoneLayout
+
+PPM = 0.5
+#: a foreign region this large (mm²) on the band around the play area is an arm
+EDGE_ARM_MM2 = 4000.0
+#: an unexplained region this large (mm²) over the table is an arm or a hand
+LOOSE_HAND_MM2 = 3000.0
+BAND_MM = 70.0
+
+
+def overview(image: np.ndarray, view: View, zones: ZoneLayout) -> Plane:
+    rect = Rect(-BAND_MM, -BAND_MM, zones.width_mm + BAND_MM, zones.depth_mm + BAND_MM)
+    return plane_picture(image, view, rect, 0.0, PPM)
+
+
+def foreign(plane: Plane, colours: FrameColours, table: Background, zones: ZoneLayout) -> np.ndarray:
+    """Pixels of the overview that are neither the table nor the markers' paper nor the mat."""
+    h, w = plane.image.shape[:2]
+    lp = colours.classes(plane.image.reshape(-1, 3), table).reshape(h, w, -1)
+    mask = (lp[:, :, 0] < np.log(0.5)).astype(np.uint8)
+    for cx, cy in ((0.0, 0.0), (zones.width_mm, 0.0), (zones.width_mm, zones.depth_mm), (0.0, zones.depth_mm)):
+        _fill(mask, plane, Rect(cx - 33.0, cy - 33.0, cx + 33.0, cy + 33.0).corners(), 0)
+    _fill(mask, plane, zones.tray.grown(3.0).corners(), 0)
+    return mask
+
+
+def _fill(mask: np.ndarray, plane: Plane, xy: np.ndarray, value: int) -> None:
+    px = plane.to_px(xy)
+    hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+    cv2.fillConvexPoly(mask, hull, value, cv2.LINE_8, 4)
+
+
+def _largest_mm2(mask: np.ndarray) -> float:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / (PPM * PPM)
+
+
+def arm_at_edge(plane: Plane, mask: np.ndarray, zones: ZoneLayout) -> float:
+    """The largest foreign region (mm²) touching the band around the play area (0: none)."""
+    inner = np.zeros_like(mask)
+    _fill(inner, plane, Rect(-8.0, -8.0, zones.width_mm + 8.0, zones.depth_mm + 8.0).corners(), 1)
+    band = mask & (1 - inner)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                                                         connectivity=8)
+    touching = set(np.unique(labels[band > 0])) - {0}
+    if not touching:
+        return 0.0
+    return float(max(stats[k, cv2.CC_STAT_AREA] for k in touching)) / (PPM * PPM)
+
+
+def unexplained_area(plane: Plane, mask: np.ndarray, view: View, solids: list[Placed]) -> float:
+    """The largest region (mm²) of the overview that is not the table and that no piece read
+    explains."""
+    left = mask.copy()
+    C = view.pose.camera_position
+    for solid in solids:
+        X = solid.points
+        t = (C[2] - plane.z) / np.maximum(C[2] - X[:, 2], 1e-6)
+        Y = C[:2] + (X[:, :2] - C[:2]) * t[:, None]
+        c = Y.mean(axis=0)
+        _fill(left, plane, c + (Y - c) * 1.0 + np.sign(Y - c) * 3.0, 0)
+    return _largest_mm2(left)

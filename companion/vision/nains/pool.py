@@ -1,0 +1,220 @@
+"""The stones left in the pool: each stone's colour and shape.
+
+Pool stones stand on the table, one deep, turned any way, touching now and then. The pool is
+looked at in a top-down picture of the plane halfway up a stone (``z`` = 10 mm), where a stone's
+whole silhouette (top and the sides the camera sees) lies around its true place. Each pixel is
+named (:mod:`.pixels`): the table or one of the four building colours.
+
+A stone is one colour all over, so each connected region of one colour is one stone, or several
+of that colour touching. For each region the four shapes are fitted (:mod:`.fitting`: the place
+and turn that explain the region best, the faces showing the colour and the table showing
+around): a region that one stone explains well is that stone; a larger one is explained stone
+by stone, the best fit first, its pixels then taken away. The roof's ridge (a line across its
+top where the two slopes meet) tells a roof from a cube when the camera looks straight down on
+it and their outlines agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import View
+from companion.vision.nains.fitting import Fitter
+from companion.vision.nains.kit import LONG_MM, SHAPES, STONE_COLOURS, STONE_MM
+from companion.vision.nains.pixels import Background, FrameColours
+from companion.vision.nains.planes import plane_picture
+from companion.vision.nains.solids import place
+from companion.vision.nains.zones import Rect
+
+PPM = 2.0
+PLANE_Z = 10.0
+#: a stone fitted worse than this (mean log-posterior) is not taken for a stone
+MIN_SCORE = -1.6
+#: how many stones one region may hold at most (ten of a colour in the box)
+MAX_PER_REGION = 10
+
+
+@dataclass(frozen=True)
+class StoneReading:
+    """A stone found in the pool: its colour and shape, the reader's confidence, its place."""
+
+    colour: str
+    shape: str
+    conf: float
+    centre: tuple[float, float]
+    yaw_deg: float
+
+
+def read_pool(image: np.ndarray, view: View, pool: Rect, colours: FrameColours,
+              table: Background) -> tuple[list[StoneReading], np.ndarray]:
+    """The stones in ``pool`` (see the module docstring), and the picture's pixels they explain
+    (a mask over the pool's plane picture, for the hand check)."""
+    plane = plane_picture(image, view, pool.grown(20.0), PLANE_Z, PPM)
+    pic = plane.image
+    h, w = pic.shape[:2]
+    names = colours.names
+    cols = [1 + names.index(c) for c in STONE_COLOURS]
+    lp = colours.classes(pic.reshape(-1, 3), table).reshape(h, w, -1)
+    fitter = Fitter(plane, lp, view.pose.camera_position, colours.lab_of(pic.reshape(-1, 3))[:, 0].reshape(h, w))
+    cls = lp.argmax(axis=2)
+    explained = np.zeros((h, w), bool)
+    out: list[StoneReading] = []
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(plane.to_px(pool.grown(6.0).corners()) * 16).astype(np.int32), 1,
+                       cv2.LINE_8, 4)
+    for colour, c in zip(STONE_COLOURS, cols):
+        mask = ((cls == c) & (lp[:, :, c] > np.log(0.5))).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for k in range(1, n):
+            area = stats[k, cv2.CC_STAT_AREA]
+            if area < 0.35 * (STONE_MM * PPM) ** 2:
+                continue
+            region = labels == k
+            if not inside[region].any():
+                continue
+            for reading, silhouette in _explain(fitter, plane, view, region, colour, c):
+                centre = np.array([reading.centre])
+                if pool.contains(centre, margin=4.0)[0]:
+                    out.append(reading)
+                explained |= silhouette
+    return out, explained
+
+
+def _explain(fitter: Fitter, plane, view: View, region: np.ndarray, colour: str, c: int):
+    """The stones that explain one region of one colour, best fit first."""
+    left = region.copy()
+    found = []
+    single = (STONE_MM * PPM) ** 2
+    for _ in range(MAX_PER_REGION):
+        if left.sum() < 0.35 * single:
+            break
+        best = _best_stone(fitter, plane, left, c)
+        if best is None or best[0] < MIN_SCORE:
+            break
+        score, shape, pose, conf = best
+        sil = _silhouette(plane, view, shape, pose, left.shape)
+        taken = sil & left
+        if taken.sum() < 0.3 * single:
+            break
+        left &= ~cv2.dilate(sil.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        sure = float(np.clip(0.75 + (score - MIN_SCORE) / 5.0, 0.5, 0.995)) * conf
+        found.append((StoneReading(colour, shape, sure, (float(pose[0]), float(pose[1])), float(pose[3])), sil))
+    return found
+
+
+def _starts(plane, region: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Where to start fitting in a region: its middle and turn when it is one stone's size,
+    else the middles of its thickest parts (distance-transform peaks)."""
+    ys, xs = np.nonzero(region)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
+    out = [(plane.to_table(np.array([[cx, cy]]))[0], -float(ang))]
+    if len(pts) > 1.6 * (LONG_MM * STONE_MM * PPM * PPM):
+        dist = cv2.distanceTransform(region.astype(np.uint8), cv2.DIST_L2, 5)
+        peaks = (dist >= 0.35 * STONE_MM * PPM) & (dist == cv2.dilate(dist, np.ones((11, 11), np.uint8)))
+        for y, x in zip(*np.nonzero(peaks)):
+            out.append((plane.to_table(np.array([[x, y]]))[0], None))
+    return out[:8]
+
+
+def _best_stone(fitter: Fitter, plane, region: np.ndarray, c: int):
+    """The stone (shape, place, turn) that explains the region best, with its score and how
+    much better it is than the best other shape (as a confidence)."""
+    per_shape = {}
+    for xy, yaw in _starts(plane, region):
+        for shape in SHAPES:
+            score, pose = _fit(fitter, shape, c, xy, yaw)
+            if shape not in per_shape or score > per_shape[shape][0]:
+                per_shape[shape] = (score, pose)
+    if not per_shape:
+        return None
+    ranked = sorted(per_shape.items(), key=lambda kv: -kv[1][0])
+    (shape, (score, pose)), (_, (second, _)) = ranked[0], ranked[1]
+    if shape in ("cube", "roof"):
+        shape, score, pose = _cube_or_roof(fitter, c, per_shape)
+        second = max(v[0] for k, v in per_shape.items() if k != shape)
+    conf = float(1.0 / (1.0 + np.exp(-8.0 * (score - second))))
+    return score, shape, pose, conf
+
+
+def _fit(fitter, shape: str, c: int, xy: np.ndarray, yaw: float | None) -> tuple[float, np.ndarray]:
+    """The best place and turn of a stone of ``shape`` and class ``c`` near ``xy``."""
+    period = 180.0 if shape in ("long", "roof") else 90.0
+    if shape == "cylinder":
+        yaws0 = np.array([0.0])
+    elif yaw is None:
+        yaws0 = np.arange(0.0, period, 9.0)
+    else:
+        near = yaw + np.arange(-8.0, 8.1, 4.0)
+        yaws0 = np.concatenate([near, near + 90.0]) if period == 180.0 else near
+    best_score, best = -np.inf, np.array([xy[0], xy[1], 0.0, yaws0[0]])
+    for span, step, yaws in ((3.0, 1.5, yaws0), (1.0, 0.5, None)):
+        if yaws is None:
+            yaws = np.array([best[3]]) if shape == "cylinder" else best[3] + np.array([-2.0, 0.0, 2.0])
+        offs = np.arange(-span, span + 1e-9, step)
+        gx, gy, gz = np.meshgrid(best[0] + offs, best[1] + offs, yaws, indexing="ij")
+        poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
+        scores = fitter.score(shape, poses, c, c, ring_cls=-10 - c, shading=True)
+        k = int(np.argmax(scores))
+        if scores[k] > best_score:
+            best_score, best = float(scores[k]), poses[k]
+    return best_score, best
+
+
+def _cube_or_roof(fitter: Fitter, c: int, per_shape: dict) -> tuple[str, float, np.ndarray]:
+    """Between a cube and a roof that fit alike: the roof when its ridge shows (a dark line
+    along the middle of its top, the slopes on either side lit differently)."""
+    cube, roof = per_shape["cube"], per_shape["roof"]
+    if abs(cube[0] - roof[0]) > 0.25:
+        return ("cube", *cube) if cube[0] > roof[0] else ("roof", *roof)
+    ridge = _ridge(fitter, roof[1])
+    if ridge > RIDGE_LEVEL:
+        return "roof", roof[0], roof[1]
+    return ("cube", *cube) if cube[0] >= roof[0] else ("roof", *roof)
+
+
+#: the ridge's evidence (relative darkening of the middle line, plus the slopes' difference)
+#: beyond which a stone is a roof
+RIDGE_LEVEL = 0.06
+
+
+def _ridge(fitter: Fitter, pose: np.ndarray) -> float:
+    """How much a roof's top at ``pose`` looks like a ridge: the middle line darker than the
+    slopes beside it, and the two slopes unequally lit."""
+    plane = fitter.plane
+    grey = plane.image.mean(axis=2) if plane.image.ndim == 3 else plane.image
+    a = np.radians(pose[3])
+    along = np.array([np.cos(a), np.sin(a)])
+    across = np.array([-np.sin(a), np.cos(a)])
+
+    def at(offset: float, z: float) -> float:
+        ts = np.linspace(-6.0, 6.0, 7)
+        xy = pose[:2] + ts[:, None] * along + offset * across
+        X = np.column_stack([xy, np.full(len(xy), z)])
+        px = fitter.to_px(X)
+        ix = np.clip(np.round(px[:, 0]).astype(int), 0, grey.shape[1] - 1)
+        iy = np.clip(np.round(px[:, 1]).astype(int), 0, grey.shape[0] - 1)
+        return float(np.mean(grey[iy, ix]))
+
+    mid = at(0.0, 15.0)
+    left, right = at(-5.0, 7.5), at(5.0, 7.5)
+    side = max((left + right) / 2, 1.0)
+    return float((side - mid) / side + abs(left - right) / side)
+
+
+def _silhouette(plane, view: View, shape: str, pose: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The picture's pixels a stone covers (its corners projected onto the picture's plane)."""
+    solid = place(shape, pose[0], pose[1], 0.0, pose[3], sides=16)
+    C = view.pose.camera_position
+    X = solid.points
+    t = (C[2] - plane.z) / np.maximum(C[2] - X[:, 2], 1e-6)
+    Y = C[:2] + (X[:, :2] - C[:2]) * t[:, None]
+    px = plane.to_px(Y)
+    mask = np.zeros(size, np.uint8)
+    hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+    cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 4)
+    return mask > 0

@@ -1,0 +1,453 @@
+"""Reading a stack of stones: a dwarf's building, stone by stone from the bottom, and the
+kobold's blue tower.
+
+A stack is a list of stones on one spot, each squared to the ones below (a player lines them up
+with the building's card): level ``k`` stands on ``z = 20 k``; a long block or a roof's ridge
+runs along the area's axis or across it; a roof only on top. A hypothesis for a stack is scored
+as a whole (:func:`stack_score`) against the class log-posteriors of a top-down picture
+(:mod:`.fitting`): each stone's visible points (its faces that face the camera, less the part of
+its top the stone above sits on, less what the stone above hides from the camera when it
+overhangs) should show one colour, the stone's; past the top stone's far edge and around the
+foot, the table. Each stone must earn its place (its points' mean log-posterior above
+:data:`LEVEL_COST`): a stone imagined on top of a stack makes its top's far half land on the
+table, and it is refused.
+
+The search (:func:`fit_stack`) finds the foot first (where a stone-sized column of "not table"
+stands), then grows the stack level by level, keeping the few best stacks at each height (a
+beam), and returns the best stack of all heights with each stone's colour and the confidence
+its points give it. A stone the camera cannot see (straight down, under a wider stone) is still
+reported (its level is known from the stones above) with the confidence its few points allow:
+the referee knows the lower stones from the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.nains.fitting import SHADE_SIGMA, Fitter, facing, samples
+from companion.vision.nains.kit import SHAPES, STONE_MM, stone_height
+from companion.vision.nains.solids import shape as solid_shape
+
+#: a stone must explain its points at least this well (mean log-posterior) to be part of a stack
+LEVEL_COST = -0.55
+#: a roof whose ridge does not show (a darker line along its middle, or its two slopes lit
+#: unlike) is doubted by this much: a flat top explains the same colours as a roof on it
+ROOF_DOUBT = 0.6
+RIDGE_LEVEL = 0.05
+#: what a stone costs when the camera sees none of it
+HIDDEN_COST = 0.35
+#: the weight of the faces' unevenness (see :meth:`_Levels._uneven`)
+SHADE_WEIGHT = 0.15
+#: the stones above a stone that may hide it (higher ones stand on these, squared to them)
+OCCLUDERS = 2
+#: stacks kept at each height
+BEAM = 8
+#: the turns a stone may take relative to the stack's square (a long block or a roof across)
+TURNS = {"cube": (0.0,), "cylinder": (0.0,), "long": (0.0, 90.0), "roof": (0.0, 90.0)}
+#: half-sizes (mm) of each shape's footprint in its own frame (cylinder: radius)
+HALF = {"cube": (10.0, 10.0), "long": (20.0, 10.0), "roof": (10.0, 10.0), "cylinder": (10.0, 10.0), "die": (8.0, 8.0)}
+
+
+@dataclass(frozen=True)
+class Stone:
+    """One stone of a stack hypothesis: shape, base centre (table mm), turn (degrees), and
+    ``turn``: 0, or 90 for a long block or a roof lying across the stack's square."""
+
+    shape: str
+    x: float
+    y: float
+    yaw: float
+    turn: float = 0.0
+
+
+@dataclass(frozen=True)
+class StackReading:
+    """A stack read: its stones bottom first with each one's colour class, confidence, and the
+    share of its sample points the camera could see."""
+
+    stones: tuple[Stone, ...]
+    classes: tuple[int, ...]
+    conf: tuple[float, ...]
+    seen: tuple[float, ...]
+    score: float
+
+
+def _inside(xy: np.ndarray, stone: Stone) -> np.ndarray:
+    """Whether points (… × 2) lie within the footprint of ``stone``."""
+    a = np.radians(stone.yaw)
+    d = xy - np.array([stone.x, stone.y])
+    u = d[..., 0] * np.cos(a) + d[..., 1] * np.sin(a)
+    v = -d[..., 0] * np.sin(a) + d[..., 1] * np.cos(a)
+    if stone.shape == "cylinder":
+        return u * u + v * v <= 100.0
+    hx, hy = HALF[stone.shape]
+    return (np.abs(u) <= hx) & (np.abs(v) <= hy)
+
+
+def _visible(fitter: Fitter, stone: Stone, level: int, above: tuple[Stone, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """A stone's sample points at ``level`` (table mm) and which of them the camera sees past
+    the stones ``above`` it (the part of its top the next stone sits on, and whatever an upper
+    stone hides when it overhangs)."""
+    S = samples(stone.shape)
+    pose = np.array([[stone.x, stone.y, level * STONE_MM, stone.yaw]])
+    X = fitter._place(S.face_pts, pose)[0]
+    N = fitter._place(S.face_normal, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
+    C = fitter.C
+    visible = facing(N, C - X)
+    z0 = (level + 1) * STONE_MM
+    for j, up in enumerate(above[:OCCLUDERS]):
+        if j == 0:
+            top = S.face_top & (np.abs(X[:, 2] - z0) < 0.5)
+            visible = visible * ~(top & _inside(X[:, :2], up))
+        lo = (level + 1 + j) * STONE_MM
+        hi = lo + stone_height(up.shape)
+        for z in (lo + 0.5, (lo + hi) / 2, hi):
+            t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
+            xy = X[:, :2] + (C[:2] - X[:, :2]) * t[:, None]
+            visible = visible * ~((X[:, 2] < z - 0.5) & _inside(xy, up))
+        if not visible.any():
+            break
+    return X, visible
+
+
+class _Levels:
+    """Per-stone evidence of one stack search, kept between hypotheses (a stone's evidence only
+    depends on it, its level and the stones above it)."""
+
+    def __init__(self, fitter: Fitter, colour_classes: list[int]):
+        self.fitter = fitter
+        self.cls = list(colour_classes)
+        self.cache: dict = {}
+
+    def level(self, stone: Stone, level: int, above: tuple[Stone, ...]):
+        key = (stone, level, above[:2])
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        X, vis = _visible(self.fitter, stone, level, above)
+        n = float(vis.sum())
+        if n < 0.5:
+            out = (self.cls[0], LEVEL_COST, 0.0, 0.0, 0.0)
+        else:
+            keep = vis > 0
+            Xv, wv = X[keep], vis[keep]
+            vals = np.stack([self.fitter.values(Xv, c) for c in self.cls])
+            m = (vals * wv).sum(axis=1) / wv.sum()
+            m = m - SHADE_WEIGHT * self._uneven(stone, Xv, wv, keep)
+            if stone.shape == "roof" and not above:
+                m = m - ROOF_DOUBT * (ridge(self.fitter, stone, level) < RIDGE_LEVEL)
+            order = np.argsort(-m)
+            b = int(order[0])
+            margin = float(m[b] - m[order[1]]) if len(m) > 1 else 9.0
+            out = (self.cls[b], float(m[b]), margin, n / len(vis), n)
+        self.cache[key] = out
+        return out
+
+    def _uneven(self, stone: Stone, Xv: np.ndarray, wv: np.ndarray, keep: np.ndarray) -> float:
+        """How unevenly lit the stone's flat faces look (0 without the picture's lightness): a
+        face is evenly lit, so a shape that puts an edge inside one of its faces (a stack of
+        short stones laid over a long block lying towards the camera) is wrong."""
+        if self.fitter.L is None:
+            return 0.0
+        kk = 2 * self.fitter.k + 1
+        idx = self.fitter._index(Xv, np.zeros(len(Xv), np.int64))
+        pix = np.where(idx == len(self.fitter.table) - 1, len(self.fitter.L) - 1, idx // kk)
+        L = self.fitter.L[pix]
+        groups = samples(stone.shape).face_group[keep]
+        total, weight = 0.0, 0.0
+        for g in np.unique(groups):
+            sel = groups == g
+            if sel.sum() < 3:
+                continue
+            w = wv[sel]
+            mu = float((L[sel] * w).sum() / w.sum())
+            total += float((w * (L[sel] - mu) ** 2).sum())
+            weight += float(w.sum())
+        return total / max(weight, 1e-9) / SHADE_SIGMA ** 2
+
+
+def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
+                background: int = 0, levels: "_Levels | None" = None, base: int = 0
+                ) -> tuple[float, list[int], list[float], list[float], list[float]]:
+    """The score of a whole stack (see the module docstring), or of its upper part from level
+    ``base``: the total, and for each stone its best colour class, its mean log-posterior for
+    it, the margin over the next colour, and the share of its points the camera sees."""
+    levels = levels or _Levels(fitter, colour_classes)
+    total = 0.0
+    chosen, means, margins, seen = [], [], [], []
+    for k, stone in enumerate(stones):
+        c, m, g, share, n = levels.level(stone, base + k, tuple(stones[k + 1:]))
+        chosen.append(c)
+        means.append(m)
+        margins.append(g)
+        seen.append(share)
+        # a stone's evidence counts for as many points as the camera sees of it (up to a
+        # face's worth), so a stone half hidden weighs less than one in full view; a stone the
+        # camera cannot see at all is not free: nothing shows it is there
+        w = min(1.0, n / 12.0)
+        total += w * (m - LEVEL_COST) - (1.0 - w) * HIDDEN_COST
+    total += _ring(fitter, stones, background, chosen[-1] if chosen else background, base)
+    return total, chosen, means, margins, seen
+
+
+def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, base: int = 0) -> float:
+    """Past the top stone's far edge (and across): anything but the top stone's colour; around
+    the foot, on the camera's side and across: the table. A stack too tall, or too far, puts a
+    stone where the camera sees past it."""
+    if not stones:
+        return 0.0
+    out = 0.0
+    ends = [(len(stones) - 1, stones[-1])] if base else [(0, stones[0]), (len(stones) - 1, stones[-1])]
+    for k, stone in ends:
+        S = samples(stone.shape)
+        pose = np.array([[stone.x, stone.y, (base + k) * STONE_MM, stone.yaw]])
+        X = fitter._place(S.ring_pts, pose)[0]
+        D = fitter._place(S.ring_dir, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
+        u = np.array([stone.x, stone.y]) - fitter.C[:2]
+        u = u / max(float(np.linalg.norm(u)), 1e-9)
+        along = D[:, :2] @ u
+        top = k == len(stones) - 1
+        keep = (S.ring_top & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
+        if top and k == 0 and not base:
+            keep = keep | (~S.ring_top & (along < 0.3))
+        if k == 0 and len(stones) > 1:  # the foot's ring, where no upper stone hides it
+            keep &= ~_hidden(fitter, X, stones[1:], base + 1)
+        if keep.any():
+            cls = np.where(S.ring_top[keep] & top, -10 - top_class, background)
+            out += float(fitter.values(X[keep], cls).mean())
+    return out
+
+
+def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | None, colour_classes: list[int],
+              *, max_levels: int, shapes: tuple[str, ...] = SHAPES, search_mm: float = 8.0,
+              background: int = 0) -> StackReading | None:
+    """The stack standing near ``near`` (table mm), squared to ``square_deg`` (None: turned any
+    way), or None when nothing stands there (see the module docstring).
+
+    The top stone is in full view, so the search starts there: for each height, the place of
+    a top stone of each shape that explains the picture best; the likeliest few are then
+    filled in below, level by level (a beam), and the whole stack is moved to where it fits
+    best."""
+    foot = _foot(fitter, near, square_deg, search_mm)
+    if foot is None:
+        return None
+    levels = _Levels(fitter, colour_classes)
+    tops = _tops(fitter, foot, colour_classes, max_levels, shapes, search_mm)
+    best: tuple[float, list[Stone]] | None = None
+    for _, n, top in tops:
+        stones = _fill(fitter, levels, top, n, colour_classes, shapes, background)
+        score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+        if best is None or score > best[0]:
+            best = (score, stones)
+    if best is None:
+        return None
+    stones = _shift(fitter, levels, best[1], colour_classes, background, 1.0)
+    total, chosen, means, margins, seen = stack_score(fitter, stones, colour_classes, background, levels)
+    conf = tuple(_confidence(m, g, s) for m, g, s in zip(means, margins, seen))
+    return StackReading(tuple(stones), tuple(chosen), conf, tuple(seen), total)
+
+
+#: top stones kept for filling in below
+TOPS_KEPT = 4
+
+
+def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list[int], max_levels: int,
+          shapes: tuple[str, ...], span: float) -> list[tuple[float, int, Stone]]:
+    """The likeliest top stones: for each height and shape, the place near the foot where a
+    stone of that shape at that height explains the picture best (its faces one colour, what
+    lies past its top not that colour)."""
+    x0, y0, square = foot
+    offs = np.arange(-span, span + 1e-9, 3.0)
+    gx, gy = np.meshgrid(x0 + offs, y0 + offs, indexing="ij")
+    found = []
+    for n in range(1, max_levels + 1):
+        for shape in shapes:
+            for turn in TURNS[shape]:
+                poses = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, (n - 1) * STONE_MM),
+                                         np.full(gx.size, square + turn)])
+                sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
+                k = int(np.argmax(sc))
+                found.append((float(sc[k]), n, shape, turn, poses[k]))
+    found.sort(key=lambda t: -t[0])
+    out = []
+    fine = np.arange(-1.5, 1.51, 0.75)
+    for _, n, shape, turn, pose in found[:TOPS_KEPT]:
+        fx, fy = np.meshgrid(pose[0] + fine, pose[1] + fine, indexing="ij")
+        poses = np.column_stack([fx.ravel(), fy.ravel(), np.full(fx.size, pose[2]), np.full(fx.size, pose[3])])
+        sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
+        k = int(np.argmax(sc))
+        out.append((float(sc[k]), n, Stone(shape, float(poses[k, 0]), float(poses[k, 1]), square + turn, turn)))
+    return out
+
+
+def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
+          shapes: tuple[str, ...], background: int) -> list[Stone]:
+    """The stones under a top stone at level ``n - 1``, chosen level by level downwards (a beam
+    of the best few): each level is judged with everything above it known, which is all its
+    picture depends on."""
+    square = top.yaw - top.turn
+    beam: list[tuple[float, list[Stone]]] = [(0.0, [top])]
+    for level in range(n - 2, -1, -1):
+        grown = []
+        for _, stack in beam:
+            for shape in shapes:
+                if shape == "roof":
+                    continue
+                for turn in TURNS[shape]:
+                    cand = [Stone(shape, top.x, top.y, square + turn, turn)] + stack
+                    grown.append((stack_score(fitter, cand, colour_classes, background, levels, level)[0], cand))
+        grown.sort(key=lambda t: -t[0])
+        beam = grown[:BEAM]
+    return beam[0][1]
+
+
+def _grow(fitter: Fitter, levels: "_Levels", foot: tuple[float, float, float], colour_classes: list[int],
+          max_levels: int, shapes: tuple[str, ...], background: int) -> list[Stone]:
+    """The best stack grown level by level from ``foot`` (a beam of the best few at each
+    height; taller stacks stop being tried once they only get worse)."""
+    x0, y0, square = foot
+    beam: list[tuple[float, list[Stone]]] = [(0.0, [])]
+    best: tuple[float, list[Stone]] | None = None
+    for level in range(max_levels):
+        grown: list[tuple[float, list[Stone]]] = []
+        for _, stack in beam:
+            if stack and stack[-1].shape == "roof":
+                continue
+            bx, by = (stack[-1].x, stack[-1].y) if stack else (x0, y0)
+            for shape in shapes:
+                for turn in TURNS[shape]:
+                    for dx, dy in _nudges(level, shape, square + turn):
+                        cand = stack + [Stone(shape, bx + dx, by + dy, square + turn, turn)]
+                        grown.append((stack_score(fitter, cand, colour_classes, background, levels)[0], cand))
+        if not grown:
+            break
+        grown.sort(key=lambda t: -t[0])
+        beam = grown[:BEAM]
+        if best is None or beam[0][0] > best[0]:
+            best = beam[0]
+        elif beam[0][0] < best[0] - 3.0:
+            break
+    return best[1] if best is not None else []
+
+
+def _shift(fitter: Fitter, levels: "_Levels", stones: list[Stone], colour_classes: list[int],
+           background: int, span: float) -> list[Stone]:
+    """The whole stack moved (and turned a little) to where it explains the picture best:
+    the top stone, in full view, fixes the place better than the foot."""
+    best = (stack_score(fitter, stones, colour_classes, background, levels)[0], stones)
+    for step, reach, turns in ((1.0, 1.0, (-2.0, 0.0, 2.0)), (0.5, 0.5, (0.0,))):
+        base = best[1]
+        offs = np.arange(-reach, reach + 1e-9, step)
+        for dx in offs:
+            for dy in offs:
+                for dt in turns:
+                    cand = [Stone(s.shape, s.x + dx, s.y + dy, s.yaw + dt, s.turn) for s in base]
+                    sc = stack_score(fitter, cand, colour_classes, background, levels)[0]
+                    if sc > best[0]:
+                        best = (sc, cand)
+    return best[1]
+
+
+def _nudges(level: int, shape: str, yaw: float) -> list[tuple[float, float]]:
+    """Small shifts tried for a stone on the one below (hands line stones up to a millimetre or
+    two; a long block on a narrower stone may sit a little off along its length)."""
+    if level == 0:
+        return [(0.0, 0.0)]
+    out = [(0.0, 0.0)]
+    if shape == "long":
+        a = np.radians(yaw)
+        for s in (-3.0, 3.0):
+            out.append((s * np.cos(a), s * np.sin(a)))
+    return out
+
+
+def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> np.ndarray:
+    """Which points ``X`` the stones (from ``level`` up) hide from the camera."""
+    C = fitter.C
+    out = np.zeros(len(X), bool)
+    for j, up in enumerate(stones):
+        lo = (level + j) * STONE_MM
+        hi = lo + stone_height(up.shape)
+        for z in (lo + 0.5, (lo + hi) / 2, hi):
+            t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
+            xy = X[:, :2] + (C[:2] - X[:, :2]) * t[:, None]
+            out |= (X[:, 2] < z - 0.5) & _inside(xy, up)
+    return out
+
+
+def ridge(fitter: Fitter, stone: Stone, level: int) -> float:
+    """How much a roof's top looks like a ridge: its middle line darker than the slopes beside
+    it, and the two slopes lit unlike (0: a flat, evenly lit top; -1 when the picture's
+    lightness is not known)."""
+    if fitter.L is None:
+        return 1.0
+    a = np.radians(stone.yaw)
+    along = np.array([np.cos(a), np.sin(a)])
+    across = np.array([-np.sin(a), np.cos(a)])
+    z0 = level * STONE_MM
+
+    def at(offset: float, z: float) -> float:
+        ts = np.linspace(-6.0, 6.0, 7)
+        xy = np.array([stone.x, stone.y]) + ts[:, None] * along + offset * across
+        X = np.column_stack([xy, np.full(len(xy), z0 + z)])
+        px = fitter.to_px(X)
+        ix = np.round(px[:, 0]).astype(int)
+        iy = np.round(px[:, 1]).astype(int)
+        ok = (ix >= 0) & (ix < fitter.w) & (iy >= 0) & (iy < fitter.h)
+        if not ok.any():
+            return 50.0
+        return float(np.mean(fitter.L[:-1].reshape(fitter.h, fitter.w)[iy[ok], ix[ok]]))
+
+    mid = at(0.0, 15.0)
+    left, right = at(-5.0, 7.5), at(5.0, 7.5)
+    side = max((left + right) / 2, 1.0)
+    return float((side - mid) / side + abs(left - right) / side)
+
+
+def _foot(fitter: Fitter, near: tuple[float, float], square_deg: float | None, search_mm: float
+          ) -> tuple[float, float, float] | None:
+    """Where a stack's foot stands: the place near ``near`` where a stone-sized box's visible
+    faces show the most "not table", with table around its foot (None: only table there)."""
+    offs = np.arange(-search_mm, search_mm + 1e-9, 2.0)
+    yaws = np.arange(0.0, 90.0, 10.0) if square_deg is None else square_deg + np.array([-5.0, 0.0, 5.0])
+    gx, gy, gz = np.meshgrid(near[0] + offs, near[1] + offs, yaws, indexing="ij")
+    poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
+    scores = fitter.score("cube", poses, -2, -2, ring=False)
+    k = int(np.argmax(scores))
+    if scores[k] < np.log(0.5):
+        return None
+    # among the places a box of "not table" fits, the one with table around its foot
+    scores = scores + _foot_ring(fitter, poses)
+    k = int(np.argmax(scores))
+    x, y, _, yaw = poses[k]
+    fine = np.arange(-2.0, 2.01, 1.0)
+    gx, gy, gz = np.meshgrid(x + fine, y + fine, yaw + np.array([-2.5, 0.0, 2.5]), indexing="ij")
+    poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
+    scores = fitter.score("cube", poses, -2, -2, ring=False) + _foot_ring(fitter, poses)
+    k = int(np.argmax(scores))
+    return float(poses[k, 0]), float(poses[k, 1]), float(poses[k, 3])
+
+
+def _foot_ring(fitter: Fitter, poses: np.ndarray) -> np.ndarray:
+    """The background's mean log-posterior just outside a box's foot on the camera's side and
+    across (the sides it shows rise from there; the far side is hidden by the box)."""
+    S = samples("cube")
+    X = fitter._place(S.ring_pts, poses)
+    D = fitter._place(S.ring_dir, np.column_stack([np.zeros((len(poses), 3)), poses[:, 3]]))
+    u = poses[:, :2] - fitter.C[:2]
+    u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+    along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+    keep = ~S.ring_top[None, :] & (along < 0.3)
+    v = fitter.values(X, 0)
+    return (v * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
+
+
+def _confidence(mean: float, margin: float, seen: float) -> float:
+    """A stone's confidence: how well its points show its colour, how clearly that colour beats
+    the next, and how much of it the camera sees."""
+    good = 1.0 / (1.0 + np.exp(-4.0 * (mean - LEVEL_COST)))
+    clear = 1.0 / (1.0 + np.exp(-6.0 * margin))
+    view = min(1.0, 0.35 + seen * 2.0)
+    return float(np.clip(good * clear * view, 0.0, 0.995))
