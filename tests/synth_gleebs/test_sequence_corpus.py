@@ -72,6 +72,10 @@ def test_the_score_counts_exact_pieces_misreadings_and_hands():
     assert (s["expected"], s["correct"], s["missed"], s["wrong"]) == (3, 2, 1, 2)
     assert s["accuracy"] == pytest.approx(2 / 5)
     assert (s["tops_expected"], s["tops_correct"]) == (2, 1)
+    one_colour = Observation("gleebs-and-grues", (_piece((1, 1), 0, "red", "large"), _piece((1, 1), 1, "red", "small")))
+    s = score(one_colour, Observation("gleebs-and-grues", (_piece((1, 1), 0, "red", "large"),)))
+    assert (s["one_colour_expected"], s["one_colour_correct"], s["one_colour_wrong"]) == (2, 1, 0)
+    assert score(truth, truth)["one_colour_expected"] == 0
     hand = Observation("gleebs-and-grues", hand=True)
     assert score(hand, misread)["read_as_position"] is True
     assert score(hand, hand)["read_as_position"] is False

@@ -125,9 +125,16 @@ def loose_places(board: BoardPlacement, count: int, rng: np.random.Generator) ->
     return out
 
 
-def random_scene(rng: np.random.Generator, ranges: GleebsRanges = GleebsRanges()) -> GleebsScene:
+def random_board(rng: np.random.Generator) -> BoardPlacement:
+    """The board laid near the middle of the table, turned any way."""
     centre = (BOARD_CENTRE[0] + float(rng.uniform(-40, 40)), BOARD_CENTRE[1] + float(rng.uniform(-40, 40)))
-    board = BoardPlacement.centred(centre, float(rng.uniform(0.0, 360.0)))
+    return BoardPlacement.centred(centre, float(rng.uniform(0.0, 360.0)))
+
+
+def random_scene(rng: np.random.Generator, ranges: GleebsRanges = GleebsRanges(),
+                 board: BoardPlacement | None = None) -> GleebsScene:
+    """A position on ``board`` (a random board placement when None)."""
+    board = board if board is not None else random_board(rng)
     order = [RAINBOW[i] for i in rng.permutation(len(RAINBOW))]
     n = int(rng.integers(ranges.on_board[0], ranges.on_board[1] + 1))
     stacks = random_stacks(rng, order[:n], ranges)

@@ -32,7 +32,7 @@ from companion.synth.gleebs.scene import GleebsScene, Pyramid
 from companion.synth.gleebs.sheets import SheetTexture, board_texture, marker_sheet
 from companion.synth.gleebs.truth import GleebsTruth, make_truth
 from companion.synth.scene import Shot
-from companion.vision.gleebs.geometry import SIZES, pyramid_points
+from companion.vision.gleebs.geometry import pyramid_points
 
 #: id map values: 0 is the table
 SHEET_ID, MARKER_ID, PYRAMID_ID, HAND_ID = 1, 10, 1000, 20_000

@@ -22,10 +22,14 @@ import numpy as np
 
 from calibration.boards import GLEEBS_BOARD, BoardSpec
 from companion.vision.gleebs.board import Rectifier
-from companion.vision.gleebs.labels import PAPER
+from companion.vision.gleebs.labels import OTHER, PAPER
 
 #: an unexplained patch larger than this (mm²) is a hand
 PATCH_MM2 = 100.0
+#: a patch mostly (OTHER_SHARE) of no piece's colour, skin or a sleeve, counts from this size
+#: (mm²): the edge of an arm passing over a corner of the board
+FOREIGN_MM2 = 40.0
+OTHER_SHARE = 0.6
 #: unexplained patches this large in all (mm²; specks below SPECK_MM2 not counted) are a hand
 #: whose outline alone shows (a pale hand in an overexposed frame)
 SPREAD_MM2 = 400.0
@@ -68,21 +72,26 @@ def _play_area(rect: Rectifier, spec: BoardSpec) -> tuple[int, int, int, int]:
 
 
 def unexplained(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained: np.ndarray,
-                spec: BoardSpec = GLEEBS_BOARD) -> tuple[float, float]:
-    """Over the play area, what is not paper, print or a read stack: the largest patch and all
-    of it together (mm²; specks of a few pixels left out)."""
+                spec: BoardSpec = GLEEBS_BOARD) -> tuple[float, float, float]:
+    """Over the play area, what is not paper, print or a read stack: the largest patch (mm²),
+    all patches together (mm²; specks left out), and the largest patch of mostly no piece's
+    colour (skin, a sleeve's shading; mm²)."""
     x0, y0, x1, y1 = _play_area(rect, spec)
-    fg = ((labels[y0:y1, x0:x1] != PAPER) & (ink[y0:y1, x0:x1] == 0)
-          & (explained[y0:y1, x0:x1] == 0)).astype(np.uint8)
+    lab = labels[y0:y1, x0:x1]
+    fg = ((lab != PAPER) & (ink[y0:y1, x0:x1] == 0) & (explained[y0:y1, x0:x1] == 0)).astype(np.uint8)
     # thin fringes round the stacks (blur, a shadow's edge) are not a hand: only what is at
     # least a millimetre or two thick counts
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     if n <= 1:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
-    speck = SPECK_MM2 * rect.ppm ** 2
-    return float(areas.max()) / rect.ppm ** 2, float(areas[areas >= speck].sum()) / rect.ppm ** 2
+    others = np.bincount(comp[lab == OTHER], minlength=n)[1:].astype(float)
+    foreign = areas[others >= OTHER_SHARE * areas]
+    mm2 = rect.ppm ** 2
+    speck = SPECK_MM2 * mm2
+    return (float(areas.max()) / mm2, float(areas[areas >= speck].sum()) / mm2,
+            float(foreign.max()) / mm2 if len(foreign) else 0.0)
 
 
 def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: BoardSpec,
@@ -175,7 +184,8 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
 def check(rect: Rectifier, labels: np.ndarray, grey: np.ndarray, ink: np.ndarray,
           explained: np.ndarray, spec: BoardSpec = GLEEBS_BOARD) -> HandCheck:
     wide = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    patch, spread = unexplained(rect, labels, ink, wide, spec)
+    patch, spread, foreign = unexplained(rect, labels, ink, wide, spec)
     run, total = hidden_lines(rect, grey, wide, spec)
-    hand = patch > PATCH_MM2 or spread > SPREAD_MM2 or run >= RUN_MM or total >= TOTAL_MM
+    hand = (patch > PATCH_MM2 or foreign > FOREIGN_MM2 or spread > SPREAD_MM2 or run >= RUN_MM
+            or total >= TOTAL_MM)
     return HandCheck(hand, patch, run, total, spread)
