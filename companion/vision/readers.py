@@ -5,7 +5,8 @@ documented format (``docs/observation.md``), or None when it cannot read the fra
 are not visible, the image is black). A frame with a hand over the play area gives an
 observation with ``hand=True`` and no pieces. Readers know optics and pieces, never rules.
 
-Every reader is built the same way: ``make_reader(game, calibration=..., layout=...)`` where
+Every reader is built the same way: ``make_reader(game, calibration=..., layout=...)`` (the
+factory also receives ``game``) where
 ``calibration`` is what ``calibration.store.load_calibration`` gives (lens, table pose, colours,
 enrolled cards; any of them may be missing: a reader then estimates what it can from the
 markers in the frame).
@@ -41,4 +42,4 @@ def make_reader(game: str, **kwargs: Any) -> Any:
             raise
         raise UserError(f"the camera reader for {game} is not installed in this version",
                         hint="referee from observation files: companion referee --observations") from None
-    return getattr(module, factory)(**kwargs)
+    return getattr(module, factory)(game=game, **kwargs)

@@ -1,0 +1,104 @@
+"""`companion run` end to end: a table filmed to a folder of frames (a rendered Gleeb's and
+Grues game), calibrated as a user would, refereed headless with the emulated LED board; and the
+process killed at random moments and started again with --resume, ending with the same record."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import cv2
+import pytest
+
+from calibration.store import Calibration, save_calibration, save_colours
+from companion.demo.gleebs import demo_source
+from companion.demo.play import demo_script
+from companion.games import get_game
+from companion.referee.scripted import compare
+from companion.store import EventLog
+from companion.synth.gleebs.calibration_shot import learn_colours
+
+GAME = "gleebs-and-grues"
+STEPS = 10
+
+
+@pytest.fixture(scope="module")
+def filmed(tmp_path_factory):
+    """The first steps of the demo game, as a folder of frames and a calibrated data dir."""
+    script = demo_script(GAME)
+    script = replace(script, steps=script.steps[:STEPS])
+    source = demo_source(script, seed=3)
+    folder = tmp_path_factory.mktemp("frames")
+    n = 0
+    while (frame := source.read()) is not None:
+        cv2.imwrite(str(folder / f"{n:05d}.png"), frame.image)
+        n += 1
+    calibrated = tmp_path_factory.mktemp("calibration")
+    path = save_calibration(Calibration(camera=source.shot.view.camera), calibrated / "calibration.json")
+    save_colours(GAME, learn_colours(source.start.board, source.shot), path)
+    return script, folder, calibrated
+
+
+def fresh_data_dir(calibrated, target):
+    target.mkdir()
+    for name in os.listdir(calibrated):
+        (target / name).write_bytes((calibrated / name).read_bytes())
+    return target
+
+
+def command(script, folder, data_dir, *, resume=False):
+    cmd = [sys.executable, "-m", "companion", "run", "--game", GAME, "--camera", str(folder),
+           "--serial", "emulated", "--headless", "--data-dir", str(data_dir)]
+    return cmd + (["--resume"] if resume else ["--players", ",".join(script.players)])
+
+
+def record(data_dir):
+    with EventLog.in_dir(data_dir) as log:
+        events = log.events(log.latest_game())
+    return events, [(e.type, e.actor, {k: v for k, v in e.data.items() if k != "source"})
+                    for e in events]
+
+
+def test_a_filmed_game_is_refereed_headless(filmed, tmp_path):
+    script, folder, calibrated = filmed
+    data_dir = fresh_data_dir(calibrated, tmp_path / "data")
+    result = subprocess.run(command(script, folder, data_dir), capture_output=True, text=True,
+                            timeout=600, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr[-2000:]
+    events, _ = record(data_dir)
+    comparison = compare(get_game(GAME), script, events)
+    assert comparison.mismatches == [], comparison.mismatches[:5]
+    assert "legal" in result.stdout
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_killed_at_a_random_moment_and_resumed(filmed, tmp_path, trial):
+    script, folder, calibrated = filmed
+    clean = fresh_data_dir(calibrated, tmp_path / "clean")
+    assert subprocess.run(command(script, folder, clean), capture_output=True, timeout=600,
+                          stdin=subprocess.DEVNULL).returncode == 0
+    crashed = fresh_data_dir(calibrated, tmp_path / "crashed")
+    proc = subprocess.Popen(command(script, folder, crashed), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    # wait until the game has a few moves, then kill it at a random moment
+    rng = random.Random(trial)
+    deadline = time.monotonic() + 300
+    wanted = rng.randint(2, STEPS - 2)
+    while time.monotonic() < deadline and proc.poll() is None:
+        if (crashed / EventLog.FILENAME).exists():
+            with EventLog.in_dir(crashed) as log:
+                game = log.latest_game()
+                if game and sum(1 for e in log.events(game) if e.type == "move.judged") >= wanted:
+                    break
+        time.sleep(0.05)  # polling the log file written by the other process
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    result = subprocess.run(command(script, folder, crashed, resume=True), capture_output=True,
+                            text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert record(crashed)[1] == record(clean)[1]
