@@ -511,3 +511,51 @@ def expose(drawn: Drawn, shot: Shot) -> RenderedNains:
 def render_nains(scene: NainsScene, shot: Shot) -> RenderedNains:
     """Draw ``scene`` as ``shot``'s camera sees it: the frame and its id map."""
     return expose(draw(scene, shot), shot)
+
+
+def over_arm(drawn: Drawn, hand, shot: Shot) -> Drawn:
+    """A drawn picture with an arm held over it: the arm painted on top (it is above every
+    piece) and its shadow laid on what lies below, the directional light taken away inside it
+    (where the picture is the table or a piece's top; a quicker stand-in for drawing the whole
+    scene again, used for the frames of a video where an arm passes)."""
+    cam = shot.view.camera
+    canvas = optics.canvas_for(cam)
+    K, R, t = canvas.K, shot.view.pose.R, shot.view.pose.t
+    P = K @ np.hstack([R, t[:, None]])
+    L = shot.light.direction
+    light = np.asarray(shot.light.colour, np.float32)
+    ambient = np.asarray(shot.light.ambient, np.float32)
+    lam = max(0.0, -float(L[2]))
+
+    def project(pts: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts, float) @ P[:, :3].T + P[:, 3]
+        return p[:, :2] / p[:, 2:3]
+
+    linear = drawn.linear.copy()
+    ids = drawn.ids.copy()
+    h, w = ids.shape
+    caps = B.hand_capsules(hand)
+    if L[2] < -1e-6:
+        mask = np.zeros((h, w), np.float32)
+        for cap in caps:
+            pts = cap.points()
+            on_table = pts - (pts[:, 2] / L[2])[:, None] * L
+            poly = project(on_table)
+            if np.all(np.isfinite(poly)):
+                cv2.fillConvexPoly(mask, cv2.convexHull(np.round(poly * 16).astype(np.int32)), 1.0, cv2.LINE_8, 4)
+        mask = cv2.GaussianBlur(mask, (0, 0), 3.0)
+        keep = (ambient / np.maximum(ambient + light * lam, 1e-6)).astype(np.float32)
+        linear *= 1.0 - mask[:, :, None] * (1.0 - keep[None, None, :])
+    for cap in caps:
+        pts = project(cap.points())
+        albedo = np.asarray(cap.colour, np.float32)
+        dark = albedo * (ambient + light * lam * 0.55)
+        hull = cv2.convexHull(np.round(pts * 16).astype(np.int32))
+        cv2.fillConvexPoly(linear, hull, tuple(float(c) for c in dark), cv2.LINE_8, 4)
+        shift = -np.array([L[0], L[1], 0.0]) * 0.25 * min(cap.r0, cap.r1)
+        core = B.Capsule(cap.p0 + shift, cap.p1 + shift, cap.r0 * 0.6, cap.r1 * 0.6, cap.colour, cap.flat)
+        bright = albedo * (ambient + light * lam)
+        cv2.fillConvexPoly(linear, cv2.convexHull(np.round(project(core.points()) * 16).astype(np.int32)),
+                           tuple(float(c) for c in bright), cv2.LINE_8, 4)
+        cv2.fillConvexPoly(ids, hull, HAND_ID, cv2.LINE_8, 4)
+    return Drawn(linear, ids)

@@ -135,13 +135,11 @@ def samples(name: str) -> Samples:
     base = sh.points[sh.points[:, 2] < 1e-6]
     top = sh.points[np.isclose(sh.points[:, 2], sh.points[:, 2].max())]
     rp, rd, rt = [], [], []
-    for level, ring in ((0, base), (1, top)):
+    rings = [(0, base)] + ([(1, top)] if len(top) > 2 else [])
+    for level, ring in rings:
         c = ring.mean(axis=0)
-        if len(ring) == 2:  # a roof's ridge: the ring around its gable tops
-            ring = np.vstack([ring + [0, 4.0, 0], ring - [0, 4.0, 0]])
         ang = np.arctan2(ring[:, 1] - c[1], ring[:, 0] - c[0])
-        order = np.argsort(ang)
-        poly = ring[order]
+        poly = ring[np.argsort(ang)]
         for k in range(len(poly)):
             p, q = poly[k], poly[(k + 1) % len(poly)]
             e = q - p
@@ -150,10 +148,16 @@ def samples(name: str) -> Samples:
             if out[:2] @ (((p + q) / 2)[:2] - c[:2]) < 0:
                 out = -out
             for t in np.linspace(0.15, 0.85, max(2, int(L // 6))):
-                pt = p + e * t + out * RING_MM
-                rp.append(pt)
+                rp.append(p + e * t + out * RING_MM)
                 rd.append(out)
                 rt.append(level == 1)
+    if len(top) == 2:  # a roof: past the ends of its ridge, just under it
+        for end in top:
+            out = np.array([np.sign(end[0]), 0.0, 0.0])
+            for dy in (-3.0, 0.0, 3.0):
+                rp.append(end + out * RING_MM + np.array([0.0, dy, -2.0]))
+                rd.append(out)
+                rt.append(True)
     return Samples(np.concatenate(fp), np.array(fi), np.array(fn, float), np.array(ft), np.array(fg),
                    np.array(rp), np.array(rd), np.array(rt))
 

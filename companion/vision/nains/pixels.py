@@ -35,6 +35,25 @@ WHITE = ((96.0, 0.0, 0.0), ((324.0, 0.0, 0.0), (0.0, 36.0, 0.0), (0.0, 0.0, 36.0
 LOG_FLOOR = -6.0
 
 
+#: how much less likely a colour in deep shadow is than in the light (nats)
+SHADE_PRIOR = 1.0
+
+
+def _shaded(lab: np.ndarray, mean: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    """Log-likelihood of a colour seen darker than it was learned: lightness from a fifth of
+    its lit value up to it, chroma scaled with the lightness."""
+    L1 = float(mean[0] + np.sqrt(cov[0, 0]))
+    L = lab[:, 0]
+    r = np.clip(L / max(L1, 1.0), 0.05, 1.2)
+    sab = float(np.sqrt((cov[1, 1] + cov[2, 2]) / 2))
+    tol = sab * (0.6 + 0.8 * r) + 3.0 * (1.0 - np.clip(r, 0.0, 1.0))
+    da = lab[:, 1] - mean[1] * r * (L1 / max(mean[0], 1.0))
+    db = lab[:, 2] - mean[2] * r * (L1 / max(mean[0], 1.0))
+    inside = (r >= 0.2) & (r <= 1.05)
+    ll = -0.5 * (da * da + db * db) / (tol * tol) - 2.0 * np.log(tol) - np.log(max(L1, 1.0))
+    return np.where(inside, ll, -50.0)
+
+
 def _grid() -> np.ndarray:
     v = (np.arange(LEVELS, dtype=np.float32) + 0.5) * _STEP
     b, g, r = np.meshgrid(v, v, v, indexing="ij")
@@ -88,7 +107,13 @@ class FrameColours:
         logdet = np.linalg.slogdet(covs)[1]
         diff = self.lab[:, None, :] - mu[None, :, :]
         d2 = np.einsum("nki,kij,nkj->nk", diff, inv, diff)
-        self.loglik = (-0.5 * d2 - 0.5 * logdet[None, :]).astype(np.float32)
+        plain = -0.5 * d2 - 0.5 * logdet[None, :]
+        # the same colour in shadow: darker, its chroma shrunk with its lightness (as a
+        # background's, :class:`Background`); a stone's face in another stone's shadow, or
+        # turned from the light, is still its colour
+        shaded = np.stack([_shaded(self.lab, mu[k], covs[k]) if n not in fixed else plain[:, k]
+                           for k, n in enumerate(names)], axis=1)
+        self.loglik = np.logaddexp(plain, shaded - SHADE_PRIOR).astype(np.float32)
 
     def lab_of(self, bgr: np.ndarray) -> np.ndarray:
         return self.lab[lut_index(bgr).ravel()]

@@ -44,6 +44,7 @@ SHADE_WEIGHT = 0.15
 OCCLUDERS = 2
 #: stacks kept at each height
 BEAM = 8
+FILL_BEAM = 4
 #: the turns a stone may take relative to the stack's square (a long block or a roof across)
 TURNS = {"cube": (0.0,), "cylinder": (0.0,), "long": (0.0, 90.0), "roof": (0.0, 90.0)}
 #: half-sizes (mm) of each shape's footprint in its own frame (cylinder: radius)
@@ -250,7 +251,9 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
 
 
 #: top stones kept for filling in below
-TOPS_KEPT = 4
+TOPS_KEPT = 6
+#: tops scoring this much below the best are not filled in
+TOP_SPREAD = 1.5
 
 
 def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list[int], max_levels: int,
@@ -271,9 +274,18 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
                 k = int(np.argmax(sc))
                 found.append((float(sc[k]), n, shape, turn, poses[k]))
     found.sort(key=lambda t: -t[0])
+    # the best top of each height (a higher top farther off looks like a lower one nearer:
+    # only the stones below tell them apart), then the best of all
+    kept, heights = [], set()
+    for f in found:
+        if f[1] not in heights:
+            kept.append(f)
+            heights.add(f[1])
+    best = kept[0][0]
+    kept = [f for f in kept if f[0] > best - TOP_SPREAD][:TOPS_KEPT]
     out = []
     fine = np.arange(-1.5, 1.51, 0.75)
-    for _, n, shape, turn, pose in found[:TOPS_KEPT]:
+    for _, n, shape, turn, pose in kept:
         fx, fy = np.meshgrid(pose[0] + fine, pose[1] + fine, indexing="ij")
         poses = np.column_stack([fx.ravel(), fy.ravel(), np.full(fx.size, pose[2]), np.full(fx.size, pose[3])])
         sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
@@ -299,7 +311,7 @@ def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes:
                     cand = [Stone(shape, top.x, top.y, square + turn, turn)] + stack
                     grown.append((stack_score(fitter, cand, colour_classes, background, levels, level)[0], cand))
         grown.sort(key=lambda t: -t[0])
-        beam = grown[:BEAM]
+        beam = grown[:FILL_BEAM]
     return beam[0][1]
 
 
@@ -361,6 +373,8 @@ def _nudges(level: int, shape: str, yaw: float) -> list[tuple[float, float]]:
         for s in (-3.0, 3.0):
             out.append((s * np.cos(a), s * np.sin(a)))
     return out
+
+
 
 
 def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> np.ndarray:
