@@ -11,8 +11,9 @@ the reader measures the support of what it sees and fits squares to it.
 For each square, nearest the camera's foot first (what stands in front may hide what stands
 behind, never the reverse):
 
-1. the pixels of a piece (labelled a colour, black or "other") around the square's middle, less
-   what the stacks already read explain, are the stack's silhouette;
+1. the pixels of a piece's colour (black included) connected to the square's middle, less what
+   the stacks already read explain, are the stack's silhouette ("other" pixels, where two
+   colours blur into each other, join its parts but are not part of it);
 2. the *bottom* pyramid is the square base (size, turn, place) whose support, with its leaning
    apex, matches the silhouette's: an outline that reaches beyond the model is tolerated (a
    taller stack, a neighbour touching, a shadow), one that falls short of it is not;
@@ -21,9 +22,9 @@ behind, never the reverse):
 4. a top smaller than the bottom makes a chain; the colours showing between them (nearer the
    axis: the middle pyramid) complete it.
 
-What cannot be told from the picture is not made up: a lower pyramid of the top's colour is
-invisible to colour and is only reported when the outline shows it (a top smaller than the
-outline).
+What cannot be told from the picture is not made up: a stack showing one colour is read as one
+pyramid, the size of its outline. (A smaller pyramid of the same colour seated on a larger one
+shows only by its rim; ``docs/observation/gleebs-and-grues.md`` says so.)
 """
 
 from __future__ import annotations
