@@ -103,9 +103,22 @@ def demo_shot(seed: int = 0, board: BoardPlacement = DEFAULT_BOARD) -> Shot:
     return random_shot(rng, board, DEMO_RANGES, light="daylight")
 
 
+class DemoSource(SequenceSource):
+    """A scripted game's video, which also says which script step each frame shows."""
+
+    def __init__(self, *args: Any, steps: list[int], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        #: the script step of each position (-1: the start)
+        self.steps = steps
+
+    def step_of(self, frame: Any) -> int:
+        """The script step a frame shows or leads to (-1: the start)."""
+        return self.steps[int(frame.truth["position"])]
+
+
 def demo_source(script: Script, seed: int = 0, *, shot: Shot | None = None,
                 board: BoardPlacement = DEFAULT_BOARD, hand_frames: int = 3,
-                still_frames: int = 4) -> SequenceSource:
+                still_frames: int = 4) -> DemoSource:
     """The video of a scripted game: the starting position, then each step made by a hand (an
     illegal step is made, then undone by the players before the next), every position held
     still for ``still_frames`` frames."""
@@ -113,18 +126,21 @@ def demo_source(script: Script, seed: int = 0, *, shot: Shot | None = None,
     state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
     start = scene_for(state, board=board, seed=seed)
     changes = []
-    for step in script.steps:
+    steps = [-1]
+    for k, step in enumerate(script.steps):
         move = game.move_from_json(step.move)
         after = game.apply(state, move)
         cells = _touched(move)
         changes.append(Change(scene_for(after, board=board, seed=seed), _points(board, cells)))
+        steps.append(k)
         if step.kind == "illegal":
             changes.append(Change(scene_for(state, board=board, seed=seed), _points(board, cells[::-1])))
+            steps.append(k)
         else:
             state = after
-    return SequenceSource(start, changes, shot or demo_shot(seed, board), hand_frames=hand_frames,
-                          still_frames=still_frames, seed=seed,
-                          name=f"synthetic Gleeb's and Grues table: {script.title or 'scripted game'}")
+    return DemoSource(start, changes, shot or demo_shot(seed, board), hand_frames=hand_frames,
+                      still_frames=still_frames, seed=seed, steps=steps,
+                      name=f"synthetic Gleeb's and Grues table: {script.title or 'scripted game'}")
 
 
 def reader_for(source: SequenceSource) -> Any:
@@ -154,6 +170,10 @@ def video_gate(source: SequenceSource) -> Any:
 
     fps = source.fps or 30.0
     return StillnessGate(still_s=(source.still_frames - 1.5) / fps)
+
+
+#: the demo contract's name for the video's gate (see :mod:`companion.demo.video`)
+gate_for = video_gate
 
 
 def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,

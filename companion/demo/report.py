@@ -19,7 +19,7 @@ def describe(event_type: str, data: dict[str, Any], lang: str = "en") -> str | N
         tag = {ev.MOVE_JUDGED: "", ev.QUESTION_ANSWERED: " (answered)",
                ev.MOVE_REVISED: " (adjusted)", ev.MOVE_CORRECTED: " (corrected)"}[event_type]
         if e.get("legal"):
-            gained = ", ".join(f"{k} +{v}" for k, v in e.get("score_delta", {}).items() if v)
+            gained = ", ".join(f"{k} {v:+d}" for k, v in e.get("score_delta", {}).items() if v)
             return f"  {e['notation']:<34} legal{tag}" + (f"   {gained}" if gained else "")
         rule = e.get("rule") or {}
         message = rule.get(lang) or rule.get("en", "")

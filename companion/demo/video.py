@@ -4,7 +4,9 @@ stand where the script says the table agreed.
 
 The per-game demo modules (``companion/demo/<game>.py``) provide ``demo_source(script, seed)``
 (a frame source that also says which script step each frame shows: ``step_of(frame)``) and
-``reader_for(source)`` (the camera reader a user would have at that table).
+``reader_for(source)`` (the camera reader a user would have at that table), and may provide
+``gate_for(source)`` (the stillness gate set for the video's still moments; the table's default
+gate otherwise).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ def play_video(table: Table, script: Script, *, seed: int = 0, realtime: bool = 
     reader = reader or module.reader_for(source)
     table.start_game(script.game, list(script.players), dict(script.options), seed=script.seed,
                      actor="script", source={"demo": script.title or script.game})
-    loop = RefereeLoop(table, source, reader, gate or StillnessGate(), overlay=overlay_for(reader))
+    if gate is None:
+        gate = module.gate_for(source) if hasattr(module, "gate_for") else StillnessGate()
+    loop = RefereeLoop(table, source, reader, gate, overlay=overlay_for(reader))
     people = ScriptedTable(script)
     fps = source.fps or 15.0
     t0 = time.monotonic()

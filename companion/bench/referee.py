@@ -1,0 +1,213 @@
+"""``companion bench referee``: the whole loop on rendered games, as a table would run it.
+
+Each game's scripted games are drawn by the synthetic table as videos (the game's demo module:
+hands making each move, illegal moves put right, questions answered by the script's people) with
+**video seeds the tests never use** (light, camera pose, noise, hands), and refereed through the
+live loop: stillness gate, camera reader, referee. For Haut les Cubes the scripts themselves are
+benchmark-only too: games played by :func:`sensible_game` with seeds no test uses, 3 to 6 players.
+
+Reported per game:
+
+* **moves right with the rules' help**: the referee's record against the script (move,
+  legality, rule, score change, asked when it must be), as ``companion.referee.scripted``
+  compares them;
+* **positions read exactly by the raw reading alone**: of the readings of still positions, the
+  share whose observation equals the synthetic table's truth piece for piece (kind, square,
+  level, colour/face...) — what a referee with no rules would have to rely on;
+* **latency** from the first still frame after a move to the verdict event (median, 95th
+  percentile), and the frame size;
+* **CPU of an unchanged table**: the loop watching the same still frame at 30 frames a second
+  for ``--idle-s`` seconds, as a share of one core (process CPU time over wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from typing import Any
+
+HELP = "referee loop on rendered games: moves right with rules vs raw reading, latency, idle CPU"
+
+GAMES = ("haut-les-cubes", "gleebs-and-grues", "terra-turrium", "ville-des-nains", "altitude")
+#: video seeds of the benchmark (tests use small seeds: 0 to 40)
+VIDEO_SEED = 9000
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", action="append", choices=GAMES, metavar="GAME",
+                        help="a game to measure (repeatable; default: every game)")
+    parser.add_argument("--videos", type=int, default=1,
+                        help="rendered games per game (default 1)")
+    parser.add_argument("--idle-s", type=float, default=10.0,
+                        help="seconds of an unchanged table watched at 30 fps (default 10)")
+
+
+def bench_scripts(game: str, count: int) -> list[Any]:
+    """The scripts the benchmark plays: for Haut les Cubes, games with benchmark-only seeds; for
+    the other games, the scripted games they ship, in turn."""
+    if game == "haut-les-cubes":
+        from companion.games.haut_les_cubes.scripts import sensible_game
+
+        colours = ("red", "blue", "green", "yellow", "black", "white")
+        return [sensible_game(colours[:3 + k % 4], seed=7000 + k) for k in range(count)]
+    from companion.demo.play import demo_script
+
+    return [demo_script(game)] * count
+
+
+def piece_key(piece: dict[str, Any]) -> tuple:
+    """A piece as the benchmark compares it: what it is and where, not how sure or exactly
+    where in millimetres."""
+    attrs = tuple(sorted((k, str(v)) for k, v in (piece.get("attrs") or {}).items()))
+    cell = piece.get("cell")
+    return (piece.get("kind"), tuple(cell) if cell is not None else None, piece.get("level"),
+            piece.get("zone"), attrs)
+
+
+def exact(observation: Any, truth: dict[str, Any]) -> bool:
+    """Whether a reading equals the synthetic table's truth, piece for piece."""
+    seen = sorted(piece_key(p) for p in observation.to_json().get("pieces", ()))
+    want = sorted(piece_key(p) for p in truth["observation"].get("pieces", ()))
+    return seen == want
+
+
+class RecordingReader:
+    """The game's reader, keeping each reading beside the frame's truth (for the raw figure)."""
+
+    def __init__(self, reader: Any):
+        self.reader = reader
+        self.readings: list[tuple[bool, bool]] = []  # (still position, read exactly)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.reader, name)
+
+    def read(self, frame: Any) -> Any:
+        seen = self.reader.read(frame)
+        truth = getattr(frame, "truth", None) or {}
+        if seen is not None and not seen.hand and "observation" in truth:
+            still = not truth.get("hand") and truth.get("still", not truth.get("moving", False))
+            if still:
+                self.readings.append((True, exact(seen, truth)))
+        return seen
+
+
+def referee_one(script: Any, seed: int) -> dict[str, Any]:
+    """Referee one rendered game; the comparison, the raw readings, the loop's figures."""
+    from companion.demo.video import demo_module, play_video
+    from companion.games import get_game
+    from companion.referee.scripted import compare
+    from companion.runtime.table import Table
+
+    module = demo_module(script.game)
+    source = module.demo_source(script, seed)
+    reader = RecordingReader(module.reader_for(source))
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(tmp)
+        try:
+            started = time.perf_counter()
+            loop = play_video(table, script, seed=seed, source=source, reader=reader)
+            wall = time.perf_counter() - started
+            referee = table.require_game()
+            events = table.log.events(referee.session.game_id)
+            comparison = compare(get_game(script.game), script, events)
+        finally:
+            table.close()
+    return {"comparison": comparison, "raw": reader.readings, "stats": loop.stats, "wall_s": wall}
+
+
+def idle_cpu(game: str, seconds: float) -> dict[str, Any]:
+    """The loop watching an unchanged table at 30 frames a second."""
+    import numpy as np
+
+    from companion.demo.play import demo_script
+    from companion.demo.video import demo_module
+    from companion.runtime.loop import RefereeLoop
+    from companion.runtime.table import Table
+    from companion.vision.frames import Frame
+    from companion.vision.stillness import StillnessGate
+
+    module = demo_module(game)
+    script = demo_script(game)
+    source = module.demo_source(script, VIDEO_SEED)
+    image = source.read().image
+    reader = module.reader_for(source)
+
+    class StillTable:
+        """The same frame at 30 fps, paced in real time, for ``seconds``."""
+
+        fps = 30.0
+        name = "still table"
+
+        def __init__(self) -> None:
+            self.index = 0
+            self.t0 = time.monotonic()
+
+        def read(self) -> Frame | None:
+            t = self.index / self.fps
+            if t >= seconds:
+                return None
+            wait = self.t0 + t - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            self.index += 1
+            return Frame(image=image, index=self.index - 1, t=t)
+
+        def close(self) -> None:
+            pass
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(tmp)
+        try:
+            table.start_game(script.game, list(script.players), dict(script.options),
+                             seed=script.seed, actor="bench")
+            loop = RefereeLoop(table, StillTable(), reader, StillnessGate(), keyframes=False)
+            cpu0, wall0 = time.process_time(), time.monotonic()
+            loop.run()
+            cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+        finally:
+            table.close()
+    h, w = image.shape[:2]
+    return {"frames": loop.stats.frames, "readings": loop.stats.readings,
+            "cpu_share_of_one_core": round(cpu / wall, 3), "frame": f"{w}x{h}",
+            "gate_ms_median": round(1000 * float(np.median(loop.stats.busy)), 2)
+            if loop.stats.busy else None}
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    games = args.game or list(GAMES)
+    figures: dict[str, Any] = {}
+    for game in games:
+        moves = right = 0
+        raw_read = raw_right = 0
+        latencies: list[float] = []
+        mismatches: list[str] = []
+        wall = 0.0
+        for k, script in enumerate(bench_scripts(game, args.videos)):
+            one = referee_one(script, VIDEO_SEED + k)
+            c = one["comparison"]
+            moves += len(c.expected)
+            right += c.correct
+            mismatches += [f"video {k}: {m}" for m in c.mismatches]
+            raw_read += len(one["raw"])
+            raw_right += sum(1 for _, ok in one["raw"] if ok)
+            latencies += one["stats"].latencies
+            wall += one["wall_s"]
+        lat = sorted(latencies)
+        figures[game] = {
+            "videos": args.videos,
+            "moves": moves,
+            "moves_right_with_rules": round(right / moves, 4) if moves else None,
+            "still_readings": raw_read,
+            "readings_exact_raw": round(raw_right / raw_read, 4) if raw_read else None,
+            "latency_ms_median": round(1000 * statistics.median(lat), 1) if lat else None,
+            "latency_ms_p95": round(1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))], 1)
+            if lat else None,
+            "wall_s": round(wall, 1),
+            "mismatches": mismatches[:10],
+        }
+        if args.idle_s > 0:
+            figures[game]["idle"] = idle_cpu(game, args.idle_s)
+        print(f"{game}: {figures[game]}", flush=True)
+    return figures
