@@ -64,11 +64,19 @@ def record(data_dir):
                     for e in events]
 
 
-def test_a_filmed_game_is_refereed_headless(filmed, tmp_path):
+@pytest.fixture(scope="module")
+def uninterrupted(filmed, tmp_path_factory):
+    """The filmed game refereed from start to end without interruption."""
     script, folder, calibrated = filmed
-    data_dir = fresh_data_dir(calibrated, tmp_path / "data")
+    data_dir = fresh_data_dir(calibrated, tmp_path_factory.mktemp("clean") / "data")
     result = subprocess.run(command(script, folder, data_dir), capture_output=True, text=True,
                             timeout=600, stdin=subprocess.DEVNULL)
+    return result, data_dir
+
+
+def test_a_filmed_game_is_refereed_headless(filmed, uninterrupted):
+    script, _, _ = filmed
+    result, data_dir = uninterrupted
     assert result.returncode == 0, result.stderr[-2000:]
     events, _ = record(data_dir)
     comparison = compare(get_game(GAME), script, events)
@@ -76,19 +84,21 @@ def test_a_filmed_game_is_refereed_headless(filmed, tmp_path):
     assert "legal" in result.stdout
 
 
-@pytest.mark.parametrize("trial", range(3))
-def test_killed_at_a_random_moment_and_resumed(filmed, tmp_path, trial):
+@pytest.mark.parametrize("trial", range(20))
+def test_killed_at_a_random_moment_and_resumed(filmed, uninterrupted, tmp_path, trial):
+    """SIGKILL after a random number of verdicts and a random fraction of a second more (in the
+    middle of reading, judging or writing), then ``--resume``: the same record as without the
+    crash, in 20 trials."""
     script, folder, calibrated = filmed
-    clean = fresh_data_dir(calibrated, tmp_path / "clean")
-    assert subprocess.run(command(script, folder, clean), capture_output=True, timeout=600,
-                          stdin=subprocess.DEVNULL).returncode == 0
+    assert uninterrupted[0].returncode == 0
+    clean = uninterrupted[1]
     crashed = fresh_data_dir(calibrated, tmp_path / "crashed")
     proc = subprocess.Popen(command(script, folder, crashed), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     # wait until the game has a few moves, then kill it at a random moment
     rng = random.Random(trial)
     deadline = time.monotonic() + 300
-    wanted = rng.randint(2, STEPS - 2)
+    wanted = rng.randint(1, STEPS - 2)
     while time.monotonic() < deadline and proc.poll() is None:
         if (crashed / EventLog.FILENAME).exists():
             with EventLog.in_dir(crashed) as log:
@@ -96,6 +106,7 @@ def test_killed_at_a_random_moment_and_resumed(filmed, tmp_path, trial):
                 if game and sum(1 for e in log.events(game) if e.type == "move.judged") >= wanted:
                     break
         time.sleep(0.05)  # polling the log file written by the other process
+    time.sleep(rng.uniform(0.0, 0.4))  # a random moment within the next reading
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     result = subprocess.run(command(script, folder, crashed, resume=True), capture_output=True,
