@@ -46,6 +46,8 @@ class LoopStats:
     frames: int = 0
     readings: int = 0
     unreadable: int = 0
+    #: frames refused because their size is not the camera's
+    wrong_size: int = 0
     hands: int = 0
     events: int = 0
     #: seconds from the first still frame to the referee's verdict, per reading with events
@@ -75,6 +77,9 @@ class RefereeLoop:
         self.stats = LoopStats()
         self.last_observation: Observation | None = None
         self.last_frame: Frame | None = None
+        #: the size of the camera's frames (the first usable frame's): the calibration and the
+        #: reader's pose hold for that size only
+        self.frame_size: tuple[int, int] | None = None
         self.finished = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -120,6 +125,17 @@ class RefereeLoop:
         image = frame.image
         if not _usable(image):
             self.table.set_camera("connected", "the image is empty or not a colour picture")
+            return []
+        size = (int(image.shape[1]), int(image.shape[0]))
+        if self.frame_size is None:
+            self.frame_size = size
+        elif size != self.frame_size:
+            self.stats.wrong_size += 1
+            w, h = self.frame_size
+            self.table.set_camera(
+                "connected", f"the camera's frames changed size from {w}×{h} to {size[0]}×{size[1]}: "
+                f"what was measured no longer fits; set the camera back to {w}×{h}, or calibrate "
+                f"again and resume")
             return []
         self.table.set_latest_frame(frame)
         if self.table.overlay and self.overlay is not None and self.last_observation is not None:
