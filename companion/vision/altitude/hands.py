@@ -11,6 +11,8 @@ table's and where no card was read. So, in each area looked at (every seat's are
 * pixels outside the cards that are much further from it than the table varies are
   *unexplained* (an arm's shadow is the table, darker: it is allowed down to a share of the
   table's brightness);
+* on a grained table top (wood), pixels much smoother than the table's grain are unexplained
+  too: a skin-coloured arm has the wood's colour but not its grain;
 * an unexplained patch larger than :data:`PATCH_MM2`, after thin things (wood grain, a card's
   edge) are opened away, is an arm.
 
@@ -34,6 +36,12 @@ MIN_CHROMA = 7.0
 #: this many times it (a pale hand on a dark table) is not the table, whatever its colour
 DARK_SHARE = 0.35
 BRIGHT_TIMES = 1.6
+#: the window (mm) the table's grain is measured in, how grained (spread of L*) a table top
+#: must be for smoothness to mean something, and the share of its usual grain under which a
+#: patch is smoother than the table
+SMOOTH_MM = 9.0
+GRAIN_MIN = 2.0
+SMOOTH_SHARE = 0.3
 #: thin things opened away before patches are measured (mm)
 OPEN_MM = 7.0
 
@@ -68,13 +76,31 @@ def unexplained(patch: np.ndarray, inside: np.ndarray, cards: np.ndarray, white:
     far_colour = chroma > max(TABLE_SPREADS * spread, MIN_CHROMA)
     light = lab[..., 0] / max(float(med[0]), 1.0)
     far_light = (light < DARK_SHARE) | (light > BRIGHT_TIMES)
-    odd = ((far_colour | far_light) & table).astype(np.uint8)
+    odd = ((far_colour | far_light | _smooth(lab[..., 0], table, ppm)) & table).astype(np.uint8)
     k = max(3, int(round(OPEN_MM * ppm)) | 1)
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
     if n <= 1:
         return 0.0
     return float(stats[1:, cv2.CC_STAT_AREA].max()) / (ppm * ppm)
+
+
+def _smooth(lightness: np.ndarray, table: np.ndarray, ppm: float) -> np.ndarray:
+    """Pixels much smoother than the table around them: on a grained table top (wood), a
+    skin-coloured arm is the table's colour but has none of its grain. On a plain table top
+    (its own texture under :data:`GRAIN_MIN`) this says nothing and marks nothing."""
+    k = max(3, int(round(SMOOTH_MM * ppm)) | 1)
+    g = lightness.astype(np.float32)
+    mean = cv2.blur(g, (k, k))
+    var = np.maximum(cv2.blur(g * g, (k, k)) - mean * mean, 0.0)
+    std = np.sqrt(var)
+    inner = cv2.erode(table.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    if inner.sum() < 200:
+        return np.zeros(table.shape, bool)
+    grain = float(np.median(std[inner]))
+    if grain < GRAIN_MIN:
+        return np.zeros(table.shape, bool)
+    return (std < SMOOTH_SHARE * grain) & inner
 
 
 def cards_disturbed(explained: list[float], unsupported: int) -> bool:

@@ -24,7 +24,7 @@ point of one lattice, whatever the mountain's shape, and the lattice has only tw
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -50,6 +50,9 @@ OUTLINE_MIN = 0.012
 LATTICE_SHARE = 0.15
 #: a lattice point is read when its outline scores at least this
 CANDIDATE_MIN = 0.008
+#: a card another lattice offset found is added to the best lattice's reading when its centre
+#: lies this close (mm) to a free slot of that lattice (hand-laid cards wander about 3 mm)
+SLOT_TOLERANCE_MM = 9.0
 
 
 @dataclass(frozen=True)
@@ -256,13 +259,58 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
     best: MountainReading = empty
     best_score = 0.0
+    readings = []
     for lu, lv, _ in find_lattices(weakest, spec, layout):
         reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
                                 patch, inside)
+        readings.append(reading)
         score = sum(c.match.explained for c in reading.cards)
         if score > best_score + 1e-9:
             best, best_score = reading, score
-    return best
+    return merge_lattices(best, [r for r in readings if r is not best], layout)
+
+
+def merge_lattices(best: MountainReading, others: list[MountainReading],
+                   layout: AltitudeLayout) -> MountainReading:
+    """The best lattice's cards, completed by the cards other lattices found in slots the best
+    one left empty. Hand-laid cards wander a few millimetres each way, so two lattice offsets
+    a few millimetres apart may each catch every card but one (a card's outline found just
+    outside the window one offset searches); a card the enrolled faces explain is a card
+    whichever offset found it, and its centre says which slot of the best lattice it lies in
+    (it is kept only when it lies within :data:`SLOT_TOLERANCE_MM` of that slot)."""
+    if best.lattice is None or not others:
+        return best
+    lu, lv = best.lattice
+    p, r = layout.pitch_mm, layout.rise_mm
+
+    def slot(c: CardReading) -> tuple[int, int, float]:
+        k = int(round((c.centre[1] - lv) / r))
+        m = int(round((c.centre[0] - lu - k * p / 2) / p))
+        du = c.centre[0] - (lu + k * p / 2 + m * p)
+        dv = c.centre[1] - (lv + k * r)
+        return k, m, math.hypot(du, dv)
+
+    cards: dict[tuple[int, int], CardReading] = {}
+    for c in best.cards:
+        k, m, _ = slot(c)
+        cards.setdefault((k, m), c)
+    added = False
+    for other in others:
+        for c in other.cards:
+            k, m, off = slot(c)
+            if (k, m) not in cards and off <= SLOT_TOLERANCE_MM:
+                cards[(k, m)] = c
+                added = True
+    if not added:
+        return best
+    base_k = min(k for k, _ in cards)
+    base_m = min(m for k, m in cards if k == base_k)
+    out = []
+    for (k, m), c in sorted(cards.items()):
+        n_cov = sum(1 for s in ((k + 1, m - 1), (k + 1, m)) if s in cards)
+        out.append(CardReading(k - base_k + 1, m - base_m, c.card, c.conf, c.centre, c.angle_deg,
+                               n_cov, c.match))
+    return replace(best, cards=tuple(out))
 
 
 def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,

@@ -100,6 +100,10 @@ class AltitudeReader:
         t = frame.t if isinstance(frame, Frame) else None
         return observation_of(reading, frame=idx, t=t, layout=self.layout)
 
+    def annotate(self, image: np.ndarray, observation: Observation | None) -> np.ndarray:
+        """See :func:`annotate`."""
+        return annotate(image, observation, self.layout)
+
     def read_all(self, image: np.ndarray) -> Reading:
         """Every step of a reading (see the module docstring)."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
@@ -215,7 +219,8 @@ _SEAT_BGR = {"red": (40, 40, 220), "yellow": (30, 200, 230), "blue": (200, 120, 
              "green": (60, 170, 60)}
 
 
-def annotate(image: np.ndarray, observation: Observation | None) -> np.ndarray:
+def annotate(image: np.ndarray, observation: Observation | None,
+             layout: AltitudeLayout = DEFAULT_LAYOUT) -> np.ndarray:
     """The frame with the reading drawn over it for a person to check: each card's outline in
     its seat's colour with its name and slot (``étage:pos``), the discard's top in white, the
     shown card in orange, kept cards in their seat's colour; "hand" when an arm was seen."""
@@ -244,7 +249,7 @@ def annotate(image: np.ndarray, observation: Observation | None) -> np.ndarray:
         seat = zone.split(":", 1)[1] if ":" in zone else ""
         colour = _SEAT_BGR.get(seat, (255, 255, 255) if zone == "discard" else (0, 140, 255))
         centre = p.xyz[:2]
-        angle = _seat_angle(seat)
+        angle = _seat_angle(seat, layout)
         corners = card_corners(centre, angle)
         px = view.project(np.column_stack([corners, np.zeros(4)]))
         cv2.polylines(out, [np.round(px).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
@@ -259,11 +264,11 @@ def annotate(image: np.ndarray, observation: Observation | None) -> np.ndarray:
     return out
 
 
-def _seat_angle(seat: str) -> float:
+def _seat_angle(seat: str, layout: AltitudeLayout) -> float:
     try:
-        return DEFAULT_LAYOUT.seat(seat).angle_deg
+        return layout.seat(seat).angle_deg
     except KeyError:
-        return DEFAULT_LAYOUT.discard.angle_deg
+        return layout.discard.angle_deg
 
 
 # ------------------------------------------------------------------------------- factory
