@@ -87,6 +87,8 @@ class NainsSequenceSource(FrameSource):
             raise ValueError("a sequence needs at least one still frame per position, at fps > 0")
         self.scenes = list(scenes)
         self.frames = plan(self.scenes, still_frames=still_frames, hand_frames=hand_frames, seed=seed)
+        self.still_frames = int(still_frames)
+        self.hand_frames = int(hand_frames)
         self.shot = shot
         self._fps = float(fps)
         self.name = name

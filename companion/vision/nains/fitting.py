@@ -61,6 +61,11 @@ class Samples:
     ring_top: np.ndarray
 
 
+def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The z of the cross product of 2-D vectors (numpy's own is deprecated for 2-D)."""
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
 def _grid_on(pts: np.ndarray, step: float) -> np.ndarray:
     """Points spread over a convex planar polygon, kept INSET_MM inside its edges."""
     o = pts[0]
@@ -78,11 +83,11 @@ def _grid_on(pts: np.ndarray, step: float) -> np.ndarray:
     g = np.array([[u, v] for u in us for v in vs])
     keep = np.ones(len(g), bool)
     m = len(uv)
-    cw = np.sign(np.cross(uv[1] - uv[0], uv[2] - uv[1]))
+    cw = np.sign(_cross2(uv[1] - uv[0], uv[2] - uv[1]))
     for k in range(m):
         p, q = uv[k], uv[(k + 1) % m]
         e = q - p
-        d = (np.cross(e, g - p)) * cw / max(np.linalg.norm(e), 1e-9)
+        d = _cross2(e, g - p) * cw / max(np.linalg.norm(e), 1e-9)
         keep &= d >= INSET_MM
     g = g[keep]
     return o + g[:, :1] * a + g[:, 1:] * b

@@ -6,7 +6,8 @@ kobold's tower out.
 ``docs/observation/ville-des-nains.md``: the dice in the tray (``die``, ``face``), the stones of
 the pool (``colour``, ``shape``), each building's stones by level (zone ``player:<seat>``,
 ``building`` its slot), the kobold's tower one blue stone per level. An arm over the table gives
-an observation with ``hand=True`` and no pieces; a frame where the table cannot be located (its
+an observation with ``hand=True`` and no pieces (so does a table marker in view but not found: only
+an arm covers one); a frame where the table cannot be located (its
 markers out of view) gives None. ``annotate(image, observation)`` draws a reading over the frame.
 
 The steps, each in its own module: locate the table (:mod:`.locate`), measure the light (the
@@ -93,12 +94,33 @@ class NainsReader:
 
     # -- reading --------------------------------------------------------------------------------
 
+    def _covered_marker(self, fix: TableFix, shape: tuple[int, ...]) -> bool:
+        """Whether a table marker the camera should see was not found: the markers lie outside
+        the play area, where no piece goes, so what covers one is an arm or a hand (reaching in
+        over a corner, often held high above the pieces, where the table-plane checks see
+        little of it)."""
+        assert fix.view is not None
+        h, w = shape[:2]
+        m = MARKER_MARGIN_PX
+        for placement in self.locator.layout.markers:
+            if placement.id in fix.markers:
+                continue
+            px = fix.view.project(np.asarray(placement.corners(), float))
+            if np.all(np.isfinite(px)) and np.all(px >= m) and np.all(px[:, 0] <= w - 1 - m) \
+                    and np.all(px[:, 1] <= h - 1 - m):
+                return True
+        return False
+
     def read(self, frame: Frame | np.ndarray) -> Observation | None:
         image = frame.image if isinstance(frame, Frame) else frame
         reading = self.read_all(image)
         idx = frame.index if isinstance(frame, Frame) else None
         t = frame.t if isinstance(frame, Frame) else None
         return observation_of(reading, frame=idx, t=t)
+
+    def annotate(self, image: np.ndarray, observation: Observation | None) -> np.ndarray:
+        """:func:`annotate` with this reader's camera and zones (the camera view's overlay)."""
+        return annotate(image, observation, reader=self)
 
     def read_all(self, image: np.ndarray) -> Reading:
         """Every step of a reading (see the module docstring)."""
@@ -109,6 +131,8 @@ class NainsReader:
             return Reading(fix)
         view = fix.view
         assert view is not None and self.colours is not None
+        if self._covered_marker(fix, image.shape):
+            return Reading(fix, hand=True)
         colours = FrameColours(self.colours, paper_white(image, fix.detections), CLASSES)
         zones = self.zones
         free = colours.lab_of(sample(image, view, free_table(zones)))
@@ -149,6 +173,11 @@ class NainsReader:
         if loose >= hands.LOOSE_HAND_MM2:
             return Reading(fix, hand=True, hand_mm2=loose)
         return Reading(fix, False, loose, dice, tuple(pool), tuple(buildings), tower, tower_conf)
+
+
+#: a marker whose picture lies this far (px) inside the frame is one the camera should see
+MARKER_MARGIN_PX = 24.0
+
 
 
 #: a zone whose picture changed less than this (grey levels, in any 8 mm block) is unchanged

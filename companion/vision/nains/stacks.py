@@ -251,7 +251,7 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
 
 
 #: top stones kept for filling in below
-TOPS_KEPT = 6
+TOPS_KEPT = 8
 #: tops scoring this much below the best are not filled in
 TOP_SPREAD = 1.5
 
@@ -276,11 +276,12 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     found.sort(key=lambda t: -t[0])
     # the best top of each height (a higher top farther off looks like a lower one nearer:
     # only the stones below tell them apart), then the best of all
-    kept, heights = [], set()
+    kept, seen = [], set()
     for f in found:
-        if f[1] not in heights:
+        key = (f[1], f[2] == "roof")  # a roof's top fits inside a flat one: keep both
+        if key not in seen:
             kept.append(f)
-            heights.add(f[1])
+            seen.add(key)
     best = kept[0][0]
     kept = [f for f in kept if f[0] > best - TOP_SPREAD][:TOPS_KEPT]
     out = []

@@ -106,6 +106,8 @@ class Area:
             raise BadInput(f"zones: an area is {{\"seat\": ..., \"rect\": [...], \"slots\": [[x, y], ...]}}, "
                            f"not {data!r}")
         seat = data["seat"]
+        if seat not in SEATS:
+            raise BadInput(f"zones: unknown seat {seat!r}; seats are {', '.join(SEATS)}")
         slots = data.get("slots")
         if (not isinstance(slots, list) or not slots
                 or not all(isinstance(s, (list, tuple)) and len(s) == 2 for s in slots)):
