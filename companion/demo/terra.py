@@ -11,6 +11,7 @@ the turn is over) looks like any other, and the referee asks.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,8 @@ from companion.games.script import Script
 from companion.games.terra_turrium import board
 from companion.synth.generate import random_light
 from companion.synth.scene import Shot
-from companion.synth.terra.generate import TerraRanges, random_view
+from companion.synth.terra.colour_shot import learn_colours
+from companion.synth.terra.generate import TerraRanges, random_view, table_layout
 from companion.synth.terra.scene import Flag, TerraScene
 from companion.synth.terra.sequence import TerraSequenceSource
 
@@ -84,6 +86,31 @@ class DemoSource(TerraSequenceSource):
                          name=f"synthetic table: {script.title or script.game}")
         self.positions = positions
         self.script = script
+        self.still_frames = still_frames
+
+    def step_of(self, frame: Any) -> int:
+        """The script step a frame of this video shows or leads to (-1: the start)."""
+        return self.positions[int(frame.truth["step"])].step
+
+
+def reader_for(source: DemoSource) -> Any:
+    """The camera reader a user would have at this table: the lens as ``calibrate camera``
+    measures it, the table's layout as ``calibrate table`` measures it, and the flags' colours
+    learned under the video's light (``calibrate colours``)."""
+    from companion.vision.terra.reader import make_reader
+
+    return make_reader(camera=source.shot.view.camera, layout=table_layout(),
+                       colours=learn_colours(DEMO_BOARD, source.shot))
+
+
+def gate_for(source: DemoSource) -> Any:
+    """The table's stillness gate set for the video's still moments: it waits for all but one
+    and a half of a position's still frames, so each position is read once, after the arm has
+    left, and never while it moves."""
+    from companion.vision.stillness import StillnessGate
+
+    fps = source.fps or 30.0
+    return StillnessGate(still_s=max(0.0, (source.still_frames - 1.5) / fps))
 
 
 def demo_source(script: Script, seed: int = 0, *, still_frames: int = 4, hand_frames: int = 3,

@@ -7,9 +7,7 @@ markers with the lens known, the flags' colours learned under the frame's light,
 painted into the occlusion image at their true heights so that one misreading does not spoil
 the squares behind it), and fits the scorer of :mod:`companion.vision.terra.model` by
 maximising the probability of the true height of every square (a softmax over the heights; Adam on mini-batches
-in numpy). Then it reads frames with arms over the board with that scorer and fits the arm
-detector (:class:`~companion.vision.terra.model.CoverModel`) on the squares an arm covers. It
-writes ``companion/vision/terra/weights.npz`` and prints the held-out accuracy. The corpus seed differs from the benchmark's, so figures are not measured on
+in numpy). It writes ``companion/vision/terra/weights.npz`` and prints the held-out accuracy. The corpus seed differs from the benchmark's, so figures are not measured on
 the frames the scorer was fitted on.
 """
 
@@ -27,7 +25,7 @@ from companion.synth.terra.colour_shot import learn_colours
 from companion.synth.terra.generate import corpus_item, table_layout
 from companion.synth.terra.photo import photograph
 from companion.vision.terra.features import FEATURE_NAMES
-from companion.vision.terra.model import WEIGHTS_FILE, CoverModel, HeightModel, Scorer, cover_features
+from companion.vision.terra.model import WEIGHTS_FILE, HeightModel, Scorer
 
 #: the corpus the scorers are fitted on (the benchmark uses other seeds)
 TUNING_SEED = 20_240
@@ -123,50 +121,8 @@ def weights(data: Dataset) -> np.ndarray:
     return 0.3 + 0.7 * (data.visible >= 0.25)
 
 
-def collect_cover(frames: int, seed: int, model: HeightModel, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the arm detector: every square of ``frames`` rendered frames (half of them with an
-    arm reaching over the board), described as the reader sees it (:func:`cover_features`
-    after reading the heights with ``model``), and whether an arm covers it."""
-    from companion.vision.terra.reader import TerraReader
-
-    X, Y, F = [], [], []
-    for i in range(frames):
-        scene, shot = corpus_item(seed, i, hand_probability=0.5)
-        photo = photograph(scene, shot)
-        reader = TerraReader(camera=shot.view.camera, layout=table_layout(), model=model,
-                             colours=learn_colours(scene, shot), reuse_pose=False)
-        reading = reader.heights_only(photo.image)
-        if reading is None:
-            continue
-        X.append(cover_features(reading.chosen, reading.raw, reading.probs))
-        Y.append(np.asarray(photo.truth.hand_cover) >= 0.3)
-        F.append(np.full(100, i))
-        if log and (i + 1) % 25 == 0:
-            log(f"  {i + 1}/{frames} frames")
-    return np.concatenate(X), np.concatenate(Y).astype(float), np.concatenate(F)
-
-
-def fit_cover(X: np.ndarray, Y: np.ndarray, *, iters: int = 3000, l2: float = 1e-3) -> CoverModel:
-    """Logistic regression of covered squares (plain gradient descent, covered squares weighted
-    up to as much as the free ones)."""
-    mean = X.mean(axis=0)
-    std = X.std(axis=0) + 1e-6
-    Z = (X - mean) / std
-    pos = max(Y.sum(), 1.0)
-    w_row = np.where(Y > 0, (len(Y) - pos) / pos, 1.0)
-    w_row /= w_row.sum()
-    w = np.zeros(Z.shape[1])
-    b = 0.0
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-(Z @ w + b)))
-        g = (p - Y) * w_row
-        w -= 0.5 * (Z.T @ g + l2 * w)
-        b -= 0.5 * g.sum()
-    return CoverModel(mean, std, w, float(b))
-
-
 def tune(frames: int = 240, seed: int = TUNING_SEED, *, hidden: int = 24, iters: int = 4000,
-         dataset: str | None = None, cover_frames: int = 120, log=print) -> HeightModel:
+         dataset: str | None = None, log=print) -> HeightModel:
     if dataset and Path(dataset).exists():
         log(f"features from {dataset}")
         z = np.load(dataset)
@@ -184,14 +140,7 @@ def tune(frames: int = 240, seed: int = TUNING_SEED, *, hidden: int = 24, iters:
                         weight=weight[~hold], log=log)
     log("held out: all %.4f, readable %.4f" % accuracy(scorer, data.features[hold], data.heights[hold],
                                                        data.visible[hold]))
-    model = HeightModel(scorer, FEATURE_NAMES)
-    log(f"collecting the arm detector's squares on {cover_frames} frames")
-    X, Y, frame = collect_cover(cover_frames, seed + 1, model, log)
-    cover = fit_cover(X, Y)
-    p = cover(X)
-    log("arm detector: covered squares p>=0.6 %.3f, free squares p>=0.6 %.4f"
-        % (float(np.mean(p[Y > 0] >= 0.6)) if Y.any() else float("nan"), float(np.mean(p[Y == 0] >= 0.6))))
-    return HeightModel(scorer, FEATURE_NAMES, cover)
+    return HeightModel(scorer, FEATURE_NAMES)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,11 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=24)
     parser.add_argument("--iters", type=int, default=4000)
     parser.add_argument("--dataset", help="keep the collected features in this .npz (and reuse them)")
-    parser.add_argument("--cover-frames", type=int, default=120, help="frames for the arm detector")
     parser.add_argument("--out", default=str(WEIGHTS_FILE))
     args = parser.parse_args(argv)
-    model = tune(args.frames, args.seed, hidden=args.hidden, iters=args.iters, dataset=args.dataset,
-                 cover_frames=args.cover_frames)
+    model = tune(args.frames, args.seed, hidden=args.hidden, iters=args.iters, dataset=args.dataset)
     path = model.save(args.out)
     print(f"wrote {path}")
     return 0

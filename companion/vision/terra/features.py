@@ -267,9 +267,12 @@ def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray,
-             palette: Palette) -> np.ndarray:
+             palette: Palette, *, seen: np.ndarray | None = None) -> np.ndarray:
     """Feature vectors (len(squares), NH, NF) of the given squares under the occlusion image
-    (``limit``: each square's, see :func:`visible`)."""
+    (``limit``: each square's, see :func:`visible`). ``seen`` (len(squares) × NH), when given,
+    receives the visible share of every height's top interior, the board's square for height 0
+    included (the feature ``inner_seen`` is 0 there, the scorer reads an empty square by
+    other cues)."""
     sq = np.asarray(squares)
     lim = limit[sq]
     scale = smp.grad_scale
@@ -298,6 +301,8 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     step, _ = _mean(np.abs(g_e[..., 0] - g_e[..., 4]) / norm, ok_e, 2)
     edge_seen = n_e / ok_e.shape[2]
     inner_seen = n_i / N_INNER
+    if seen is not None:
+        seen[...] = inner_seen
     # sides: levels below h on the faces looking at the camera
     side_ok = visible(depth, smp.side_px[sq], lim, index=smp.side_idx[sq]) & smp.sides[sq][:, None, :, None, None]
     sm = smp.side_m[sq] / scale

@@ -35,10 +35,11 @@ from companion.vision.terra.kit import (
 MIN_SATURATION = 0.6
 #: ... and its brightness this share of white's
 MIN_VALUE = 0.10
-#: at most this many heads of one colour are taken to touch in the image
-MAX_HEADS_TOUCHING = 3
 #: a colour confidence below this does not count for a head
 MIN_COLOUR_CONF = 0.25
+#: a head's disc (its diameter) has at least this mean colour confidence (a head seen whole
+#: 0.8 and more; speckles of wood under a warm lamp far less)
+MIN_FILL = 0.5
 
 
 @dataclass(frozen=True)
@@ -77,11 +78,25 @@ def _reach(shape: tuple[int, int], geo: BoardGeometry, origin: tuple[int, int], 
     return out > 0
 
 
+def _disc(radius: float) -> np.ndarray:
+    r = max(1, int(np.ceil(radius)))
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    return ((xx * xx + yy * yy) <= radius * radius).astype(np.float32)
+
+
 def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, geo: BoardGeometry,
                origin: tuple[int, int]) -> tuple[list[Blob], np.ndarray]:
     """Heads in the board's crop (float BGR), and the mask of their pixels (dilated a little,
     for hiding them from the height reading). The search runs at half resolution (a head is
-    still 5 pixels or more across there); centres are given in full crop pixels."""
+    still 5 pixels or more across there); centres are given in full crop pixels.
+
+    A head is a solid disc of one colour, named surely. So for each colour, every pixel gets
+    the mean colour confidence over a head-sized disc around it (pixels of another colour or
+    not saturated count 0), and a head stands where that mean peaks above :data:`MIN_FILL`
+    (peaks a head's width apart, so touching heads stay apart). Under a warm lamp natural
+    wood, its lit tops and its shaded sides, is saturated enough for some of its pixels to be
+    named yellow or red, but they are speckled over the blocks and named unsurely: their disc
+    never fills."""
     full_shape = crop_bgr.shape[:2]
     small = cv2.resize(crop_bgr, (full_shape[1] // 2, full_shape[0] // 2), interpolation=cv2.INTER_AREA)
     rel = cv2.multiply(small, tuple(float(1.0 / max(v, 1.0)) for v in white) + (0.0,))
@@ -93,42 +108,48 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
         return [], np.zeros(full_shape, bool)
     ys, xs = np.nonzero(cand)
     idx, conf = colours.classify(small[ys, xs], white)
+    # a head in a tower's shadow: the same paint under less light, as if lit fully
+    lit = small[ys, xs] / np.maximum(hsv[ys, xs, 2:3], 1e-3)
+    idx_lit, conf_lit = colours.classify(lit, white)
+    better = conf_lit > conf
+    idx = np.where(better, idx_lit, idx)
+    conf = np.where(better, conf_lit, conf)
     names = colours.names
     ppm = geo.px_per_mm(150.0) / 2
-    expected = np.pi / 4 * (HEAD_DIAMETER * ppm) ** 2
+    radius = HEAD_DIAMETER / 2 * ppm
+    disc = _disc(radius)
+    apart = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(round(0.8 * radius)) + 1,) * 2)
     blobs: list[Blob] = []
-    label_img = np.zeros(cand.shape, np.uint8)
+    pix_conf = np.zeros(cand.shape, np.float32)
     for k, name in enumerate(names):
         if name not in FLAG_COLOURS:
             continue
         sel = (idx == k) & (conf >= MIN_COLOUR_CONF)
         if sel.sum() < 4:
             continue
-        label_img[:] = 0
-        label_img[ys[sel], xs[sel]] = 1
-        label_img = cv2.morphologyEx(label_img, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, lab, stats, cents = cv2.connectedComponentsWithStats(label_img, connectivity=8)
-        areas = stats[:, cv2.CC_STAT_AREA].astype(float)
-        keep = (areas >= 0.2 * expected) & (areas <= MAX_HEADS_TOUCHING * 1.3 * expected)
-        keep[0] = False  # the background, or specks and things far larger than a few heads
-        if not keep.any():
-            continue
-        mask |= keep.astype(np.uint8)[lab]
-        colour_conf = float(np.median(conf[sel]))
-        for c in np.nonzero(keep)[0]:
-            area = areas[c]
-            count = min(int(round(area / expected)), MAX_HEADS_TOUCHING)
-            if count >= 2:
-                x, y, w, h = (int(v) for v in stats[c, :4])
-                ys_c, xs_c = np.nonzero(lab[y:y + h, x:x + w] == c)
-                pts = np.column_stack([xs_c + x, ys_c + y]).astype(np.float32)
-                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
-                _, labels, centres = cv2.kmeans(pts, count, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-                for j in range(count):
-                    blobs.append(Blob(name, (float(centres[j][0]), float(centres[j][1])),
-                                      float((labels.ravel() == j).sum()), colour_conf))
-            else:
-                blobs.append(Blob(name, (float(cents[c][0]), float(cents[c][1])), area, colour_conf))
+        pix_conf[:] = 0
+        pix_conf[ys[sel], xs[sel]] = conf[sel]
+        fill = cv2.filter2D(pix_conf, -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
+        peaks = (fill >= MIN_FILL) & (fill >= cv2.dilate(fill, apart))
+        py, px = np.nonzero(peaks)
+        order = np.argsort(-fill[py, px])
+        taken: list[tuple[float, float]] = []
+        named = (pix_conf > 0).astype(np.float32)
+        share = cv2.filter2D(named, -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
+        for j in order:
+            x, y = int(px[j]), int(py[j])
+            if any((x - tx) ** 2 + (y - ty) ** 2 < (1.5 * radius) ** 2 for tx, ty in taken):
+                continue  # a plateau's second peak
+            taken.append((x, y))
+            r = disc.shape[0] // 2
+            y0, y1, x0, x1 = max(0, y - r), min(cand.shape[0], y + r + 1), max(0, x - r), min(cand.shape[1], x + r + 1)
+            w = pix_conf[y0:y1, x0:x1] * disc[r - (y - y0):r + (y1 - y), r - (x - x0):r + (x1 - x)]
+            gy, gx = np.mgrid[y0:y1, x0:x1]
+            total = float(w.sum())
+            cx, cy = float((w * gx).sum() / total), float((w * gy).sum() / total)
+            area = float(share[y, x] * disc.sum())
+            blobs.append(Blob(name, (cx, cy), area, float(min(1.0, fill[y, x] / max(share[y, x], 1e-6)))))
+            mask[y0:y1, x0:x1] |= (w > 0).astype(np.uint8)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
     full = cv2.resize(mask, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST) > 0
     return [Blob(b.colour, (2 * b.centre[0] + 0.5, 2 * b.centre[1] + 0.5), 4 * b.area, b.conf)

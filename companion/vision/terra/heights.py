@@ -18,12 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.terra.features import (
-    FEATURE_NAMES, NH, NSQ, Palette, Samples, features, occlusion,
+    NH, NSQ, Palette, Samples, features, occlusion,
 )
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.model import HeightModel
 
-_SEEN = FEATURE_NAMES.index("inner_seen")
 
 
 @dataclass(frozen=True)
@@ -38,8 +37,6 @@ class HeightReading:
     raw: np.ndarray
     #: the visible share of every height's top interior (100 × NH)
     seen_all: np.ndarray
-    #: the features of each square's chosen height (100 × F), for the hand check
-    chosen: np.ndarray
 
     @property
     def conf(self) -> np.ndarray:
@@ -56,13 +53,14 @@ def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndar
               limit: np.ndarray, *, collect: list | None = None) -> HeightReading:
     """Every square's height probabilities under one occlusion image."""
     sq = np.arange(NSQ)
-    F = features(smp, sq, depth, limit, palette)
+    seen = np.zeros((NSQ, NH))
+    F = features(smp, sq, depth, limit, palette, seen=seen)
     if collect is not None:
         collect.extend(zip(sq.tolist(), F))
     raw = model.scorer(F)
     probs = _softmax(raw)
     best = np.argmax(probs, axis=1)
-    return HeightReading(best, probs, F[sq, best, _SEEN], raw, F[..., _SEEN], F[sq, best])
+    return HeightReading(best, probs, seen[sq, best], raw, seen)
 
 
 def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palette, *,

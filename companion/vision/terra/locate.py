@@ -76,9 +76,18 @@ class Located:
         return self.geometry is not None
 
 
-def _detector(subpixel: bool = False):
+#: the adaptive threshold's offsets tried on the full image when the half-size one shows no
+#: board marker: a tower standing at the edge of the board, or its shadow, can touch a board
+#: marker's black border, and the detector's default offset then joins the two into one dark
+#: region that is no square; a larger offset keeps only the marker's deep black
+FALLBACK_THRESHOLDS = (7.0, 20.0, 30.0, 40.0)
+
+
+def _detector(subpixel: bool = False, threshold: float | None = None):
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     params = cv2.aruco.DetectorParameters()
+    if threshold is not None:
+        params.adaptiveThreshConstant = threshold
     if subpixel:  # as calibration.markers does
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.cornerRefinementWinSize = 4
@@ -96,7 +105,9 @@ class BoardLocator:
     layout: TableLayout | None = None
     _last: Located | None = field(default=None, init=False, repr=False)
     _detector: object = field(default_factory=_detector, init=False, repr=False)
-    _fine: object = field(default_factory=lambda: _detector(subpixel=True), init=False, repr=False)
+    _fine: tuple = field(default_factory=lambda: tuple(_detector(subpixel=True, threshold=t)
+                                                       for t in FALLBACK_THRESHOLDS),
+                         init=False, repr=False)
 
     def locate(self, image: np.ndarray, *, reuse: bool = True) -> Located:
         grey = to_grey(image)
@@ -201,9 +212,9 @@ class BoardLocator:
         return Located(BoardGeometry(View(cam, board_pose)), markers, dets, rms, tloc.message)
 
     def _find(self, grey: np.ndarray, camera: CameraModel | None) -> dict[int, Detection]:
-        """Markers 0–7: found on the half-size image, then found again on a full-resolution
-        crop around each (the detector's sub-pixel corners there are far closer than twice the
-        half-size ones), then refined along their edges."""
+        """Markers 0–7: found on the half-size image (on the full one, with larger threshold
+        offsets in turn, when no board marker shows there: :data:`FALLBACK_THRESHOLDS`), their
+        corners moved to the full image's corner points, then refined along their edges."""
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(half)  # type: ignore[attr-defined]
         quads: dict[int, np.ndarray] = {}
@@ -211,9 +222,11 @@ class BoardLocator:
             for c, i in zip(corners, ids.ravel()):
                 if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:
                     quads.setdefault(int(i), np.asarray(c, np.float64).reshape(4, 2) * 2.0 + 0.5)
-        if not any(i in BOARD_MARKER_IDS for i in quads):
-            # markers too small for the half-size image: the full one
-            corners, ids, _ = self._fine.detectMarkers(grey)  # type: ignore[attr-defined]
+        for fine in self._fine:
+            if any(i in BOARD_MARKER_IDS for i in quads):
+                break
+            # markers too small for the half-size image, or touched by a tower: the full one
+            corners, ids, _ = fine.detectMarkers(grey)  # type: ignore[attr-defined]
             if ids is not None:
                 for c, i in zip(corners, ids.ravel()):
                     if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:

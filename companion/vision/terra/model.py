@@ -1,5 +1,4 @@
-"""The height scorer (a small neural network over each hypothesis's features) and the arm
-detector (which squares no height explains because an arm covers them).
+"""The height scorer: a small neural network over each hypothesis's features.
 
 For one square, each hypothetical height gets a feature vector
 (:mod:`companion.vision.terra.features`); the scorer turns it into a score, and the softmax of
@@ -56,42 +55,15 @@ class Scorer:
 
 
 @dataclass(frozen=True)
-class CoverModel:
-    """Whether an arm covers a square: logistic on the square's description
-    (:func:`cover_features`), ``p = σ(w·(x − mean)/std + b)``."""
-
-    mean: np.ndarray
-    std: np.ndarray
-    w: np.ndarray
-    b: float
-
-    def __call__(self, X: np.ndarray) -> np.ndarray:
-        z = (X - self.mean) / self.std
-        return 1.0 / (1.0 + np.exp(-(z @ self.w + self.b)))
-
-
-def cover_features(chosen: np.ndarray, raw: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """A square's description for :class:`CoverModel`: the features of the height read, its
-    raw score, how far it leads the next height, and its probability."""
-    top2 = np.sort(raw, axis=1)[:, -2:]
-    return np.column_stack([chosen, top2[:, 1], top2[:, 1] - top2[:, 0], probs.max(axis=1)])
-
-
-@dataclass(frozen=True)
 class HeightModel:
-    """The scorer, the arm detector, and the feature names they were fitted on."""
+    """The scorer and the feature names it was fitted on."""
 
     scorer: Scorer
     names: tuple[str, ...]
-    cover: CoverModel | None = None
 
     def save(self, path: str | Path = WEIGHTS_FILE) -> Path:
         path = Path(path)
-        extra = {}
-        if self.cover is not None:
-            extra = {"cover_mean": self.cover.mean, "cover_std": self.cover.std,
-                     "cover_w": self.cover.w, "cover_b": np.array([self.cover.b])}
-        np.savez(path, names=np.array(self.names), **self.scorer.arrays("scorer"), **extra)
+        np.savez(path, names=np.array(self.names), **self.scorer.arrays("scorer"))
         return path
 
     @classmethod
@@ -101,14 +73,10 @@ class HeightModel:
             data = np.load(path)
             saved = tuple(str(n) for n in data["names"])
             scorer = Scorer.from_arrays(data, "scorer")
-            cover = None
-            if "cover_w" in data:
-                cover = CoverModel(np.asarray(data["cover_mean"], float), np.asarray(data["cover_std"], float),
-                                   np.asarray(data["cover_w"], float), float(data["cover_b"][0]))
         except (OSError, ValueError, KeyError) as exc:
             raise UserError(f"the Terra Turrium height scorer cannot be read from {path} ({exc})",
                             hint="reinstall the program, or refit it: python -m companion.synth.terra.tuning") from None
         if saved != tuple(names):
             raise UserError(f"the height scorer in {path} was fitted on other features than this "
                             "version computes", hint="refit it: python -m companion.synth.terra.tuning")
-        return cls(scorer, saved, cover)
+        return cls(scorer, saved)

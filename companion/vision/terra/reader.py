@@ -43,15 +43,19 @@ from companion.vision.terra.model import HeightModel
 
 #: a reading's confidence is capped here (a camera is never certain)
 MAX_CONF = 0.995
-#: a square is read clearly with at least this confidence and this share of its top in view;
-#: it is hidden with less than HIDDEN_SEEN in view
+#: a square is read clearly with at least this confidence and this share of its top (or of
+#: the board's square, when empty) in view; it is hidden with less than HIDDEN_SEEN in view.
+#: From a tilted camera an empty square behind a one-block tower shows a third of itself.
 SURE = 0.9
-CLEAR_SEEN = 0.5
-HIDDEN_SEEN = 0.3
+CLEAR_SEEN = 0.3
+HIDDEN_SEEN = 0.5
 #: the confidence of a height remembered for a hidden square
 REMEMBERED_CONF = 0.5
 #: the board's corners moving this far (px) between frames means the camera or the board moved
 MOVED_PX = 3.0
+#: a change no move explains, seen in this many still moments in a row, is lasting (the light,
+#: something put down beside the board), not an arm: the frame is read and becomes the reference
+LASTING_CHANGE = 3
 
 
 @dataclass(frozen=True)
@@ -74,10 +78,12 @@ class TerraReader:
     keep the last frame's board pose while its markers stay put (a live camera).
 
     A reader watching one table remembers each square's height when it reads it clearly; a
-    square whose top a taller tower in front now hides from the camera is reported at the
-    height last read there, with a low confidence (:data:`REMEMBERED_CONF`), rather than as a
-    guess from the little that shows (a guess the referee would take for blocks moved). The
-    memory is forgotten when the camera or the board moves."""
+    square whose top a taller tower in front now hides from the camera, and that is not read
+    surely now, is reported at the height last read there, with a low confidence
+    (:data:`REMEMBERED_CONF`), rather than as a guess from the little that shows (a guess the
+    referee would take for blocks moved). The
+    memory is forgotten when the camera or the board moves. The last still frame read with no
+    arm is kept too, for the arm check (:mod:`companion.vision.terra.hands`)."""
 
     camera: CameraModel | None = None
     layout: TableLayout | None = None
@@ -87,6 +93,9 @@ class TerraReader:
     locator: BoardLocator = field(init=False)
     _memory: np.ndarray = field(init=False, repr=False)
     _anchor: np.ndarray | None = field(default=None, init=False, repr=False)
+    #: the last still frame read with no arm: (grey crop, heights, where the board's corners were)
+    _reference: tuple | None = field(default=None, init=False, repr=False)
+    _streak: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.locator = BoardLocator(self.camera, self.layout)
@@ -120,15 +129,28 @@ class TerraReader:
         assert geo is not None and self.model is not None and self.colours is not None
         smp = sample(image, geo)
         white = white_reference(image, located.detections)
+        top = estimate_top(smp)
         blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
         first = hands.HandCheck(hands.smooth_patch(smp.grey, smp.grad, geo, smp.origin))
         if first.hand:
             return Reading(located, first)
-        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
+        palette = Palette(paper_colours(white), top, _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
-        second = hands.HandCheck(first.smooth_squares, hands.covered(self.model.cover, heights))
+        ref = self._reference
+        anchor = geo.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
+        same = ref is not None and np.max(np.abs(anchor - ref[2])) <= MOVED_PX
+        changed = 0.0
+        if same:
+            assert ref is not None
+            changed = hands.unexplained_change(smp.grey, ref[0], geo, smp.origin, ref[1], heights.heights)
+        second = hands.HandCheck(first.smooth_squares, changed)
         if second.hand:
-            return Reading(located, second, heights)
+            self._streak = self._streak + 1 if second.changed_squares >= hands.MIN_CHANGE_SQUARES \
+                and first.smooth_squares < hands.MIN_SMOOTH_SQUARES else 0
+            if self._streak < LASTING_CHANGE:
+                return Reading(located, second, heights)
+        self._streak = 0
+        self._reference = (smp.grey, heights.heights.copy(), anchor)
         heights = self._remember(located, heights)
         placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
         return Reading(located, second, heights, tuple(placed))
@@ -146,9 +168,10 @@ class TerraReader:
         conf = reading.conf
         mem = self._memory
         known = mem >= 0
+        # a sure reading wins over the memory even where little shows: what does show (a side,
+        # a shadow, a sliver of the top) says that the block was taken away
         hidden_now = reading.seen_all[rows, np.maximum(mem, 0)] < HIDDEN_SEEN
-        unsure = (conf < SURE) | (reading.seen_all[rows, heights] < HIDDEN_SEEN)
-        use = known & hidden_now & unsure & (heights != mem)
+        use = known & hidden_now & (conf < SURE) & (heights != mem)
         for sq in np.nonzero(use)[0]:
             heights[sq] = mem[sq]
             probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
@@ -156,20 +179,6 @@ class TerraReader:
         clear = (conf >= SURE) & (reading.seen_all[rows, heights] >= CLEAR_SEEN) & ~use
         mem[clear] = heights[clear]
         return replace(reading, heights=heights, probs=probs)
-
-    def heights_only(self, image: np.ndarray) -> HeightReading | None:
-        """The heights as :meth:`read_all` reads them, without the hand checks or the memory
-        (for fitting the arm detector); None when the board is not found."""
-        located = self.locator.locate(image, reuse=False)
-        if not located.ok:
-            return None
-        geo = located.geometry
-        assert geo is not None and self.model is not None and self.colours is not None
-        smp = sample(image, geo)
-        white = white_reference(image, located.detections)
-        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
-        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
-        return decode(smp, geo, self.model, palette, hidden=head_mask)
 
     def features_for_tuning(self, image: np.ndarray, truth_heights: np.ndarray) -> list | None:
         """(square, features) of every square, read as :meth:`read` does but with the towers
@@ -181,8 +190,9 @@ class TerraReader:
         assert geo is not None and self.model is not None and self.colours is not None
         smp: Samples = sample(image, geo)
         white = white_reference(image, located.detections)
+        top = estimate_top(smp)
         blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
-        palette = Palette(paper_colours(white), estimate_top(smp), _centres(blobs))
+        palette = Palette(paper_colours(white), top, _centres(blobs))
         rows: list = []
         decode(smp, geo, self.model, palette, hidden=head_mask, forced=truth_heights, collect=rows)
         return rows
