@@ -15,8 +15,8 @@ Keyword ranges narrow what is drawn (``tilt_deg=20`` or ``tilt_deg=(0, 10)``, ``
   MIN_VISIBLE`) are counted apart (``hidden``), and stones read where there is none count
   against precision;
 * **tower**: the kobold tower's height read exactly;
-* a frame with an arm over the table read as a position (must not happen), and frames where
-  the table was not found.
+* a frame with an arm over the table read as a position (must not happen), a frame with none
+  refused as one (its pieces then count as missed), and frames where the table was not found.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _RANGE_FIELDS = {f.name for f in fields(NainsRanges)}
 KEYS = ("dice", "dice_right", "dice_read", "pool", "pool_right", "pool_read", "pool_read_right",
         "stones", "stones_right",
         "stones_read", "stones_read_right", "hidden", "hidden_right", "towers", "towers_right",
-        "hand_read_as_position", "unreadable")
+        "hand_read_as_position", "position_read_as_hand", "unreadable")
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,8 @@ def score(truth: NainsTruth, seen: Observation | None) -> dict[str, int]:
         out["unreadable"] = 1
     elif truth.hand_over_table and not seen.hand:
         out["hand_read_as_position"] = 1
+    elif not truth.hand_over_table and seen.hand:
+        out["position_read_as_hand"] = 1
     if truth.hand_over_table:
         return out
     read = seen if (seen is not None and not seen.hand) else Observation(game=truth.observation.game)

@@ -6,8 +6,8 @@ kobold's tower out.
 ``docs/observation/ville-des-nains.md``: the dice in the tray (``die``, ``face``), the stones of
 the pool (``colour``, ``shape``), each building's stones by level (zone ``player:<seat>``,
 ``building`` its slot), the kobold's tower one blue stone per level. An arm over the table gives
-an observation with ``hand=True`` and no pieces (so does a table marker in view but not found: only
-an arm covers one); a frame where the table cannot be located (its
+an observation with ``hand=True`` and no pieces (so does a table marker in view, found before and
+not now: only an arm covers one); a frame where the table cannot be located (its
 markers out of view) gives None. ``annotate(image, observation)`` draws a reading over the frame.
 
 The steps, each in its own module: locate the table (:mod:`.locate`), measure the light (the
@@ -82,6 +82,7 @@ class NainsReader:
     reuse_pose: bool = True
     locator: TableLocator = field(init=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False)
+    _seen_markers: set = field(default_factory=set, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.locator = TableLocator(self.camera, self.layout or self.zones.table_layout())
@@ -94,22 +95,25 @@ class NainsReader:
 
     # -- reading --------------------------------------------------------------------------------
 
-    def _covered_marker(self, fix: TableFix, shape: tuple[int, ...]) -> bool:
-        """Whether a table marker the camera should see was not found: the markers lie outside
-        the play area, where no piece goes, so what covers one is an arm or a hand (reaching in
-        over a corner, often held high above the pieces, where the table-plane checks see
-        little of it)."""
+    def _covered_markers(self, fix: TableFix, shape: tuple[int, ...]) -> set[int]:
+        """The table markers this camera found before, well inside the picture, that are not
+        found now: the markers lie outside the play area, where no piece goes, so what covers
+        one is an arm or a hand (reaching in over a corner, often held high above the pieces,
+        where the table-plane checks see little of it). A marker never found (at the picture's
+        edge, badly lit) says nothing."""
         assert fix.view is not None
         h, w = shape[:2]
         m = MARKER_MARGIN_PX
+        self._seen_markers |= set(fix.markers)
+        out = set()
         for placement in self.locator.layout.markers:
-            if placement.id in fix.markers:
+            if placement.id in fix.markers or placement.id not in self._seen_markers:
                 continue
             px = fix.view.project(np.asarray(placement.corners(), float))
             if np.all(np.isfinite(px)) and np.all(px >= m) and np.all(px[:, 0] <= w - 1 - m) \
                     and np.all(px[:, 1] <= h - 1 - m):
-                return True
-        return False
+                out.add(placement.id)
+        return out
 
     def read(self, frame: Frame | np.ndarray) -> Observation | None:
         image = frame.image if isinstance(frame, Frame) else frame
@@ -131,7 +135,14 @@ class NainsReader:
             return Reading(fix)
         view = fix.view
         assert view is not None and self.colours is not None
-        if self._covered_marker(fix, image.shape):
+        if self._covered_markers(fix, image.shape) and fix.reused:
+            # a pose kept from a frame where an arm hid a marker: look for every marker again
+            fix = self.locator.locate(image, reuse=False)
+            if not fix.ok:
+                return Reading(fix)
+            view = fix.view
+            assert view is not None
+        if self._covered_markers(fix, image.shape):
             return Reading(fix, hand=True)
         colours = FrameColours(self.colours, paper_white(image, fix.detections), CLASSES)
         zones = self.zones
