@@ -177,6 +177,12 @@ class TerraReader:
             probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
             probs[sq, mem[sq]] = REMEMBERED_CONF
         clear = (conf >= SURE) & (reading.seen_all[rows, heights] >= CLEAR_SEEN) & ~use
+        # a sure reading that contradicts the memory of a square hidden now is what was reported:
+        # the blocks moved while the square was hidden, and the memory is stale. Kept, a later
+        # unsure frame of the square would bring the old height back (blocks put back that no
+        # move put there)
+        contradicted = known & (conf >= SURE) & (heights != mem) & ~use
+        clear |= contradicted
         mem[clear] = heights[clear]
         return replace(reading, heights=heights, probs=probs)
 
