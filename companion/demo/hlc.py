@@ -15,7 +15,7 @@ the synthetic table's scene (:mod:`companion.synth`), which never know each othe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,9 +34,12 @@ GAME = HautLesCubes()
 #: the demo's lattice is turned a little, as a mountain built by hand is
 DEMO_ANGLE_DEG = 8.0
 #: the demo camera: a webcam tilted over the table, in daylight
-DEMO_RANGES = Ranges(tilt_deg=(20.0, 28.0), height_mm=(700.0, 800.0), hfov_deg=(64.0, 70.0),
+DEMO_RANGES = Ranges(tilt_deg=(12.0, 26.0), height_mm=(620.0, 680.0), hfov_deg=(66.0, 70.0),
                      noise=(1.0, 2.0), blur=(0.4, 0.7), jpeg_quality=(88, 92),
                      lossless_probability=0.0)
+#: the demo's light and table top (a laminate top, whose colour no giant has)
+DEMO_LIGHT = "overcast"
+DEMO_TABLE = "laminate"
 
 
 def demo_lattice(layout: Layout = DEFAULT_LAYOUT) -> Lattice:
@@ -78,7 +81,8 @@ class DemoSource(SyntheticSource):
 
 def demo_shot(seed: int = 0, layout: Layout = DEFAULT_LAYOUT) -> Shot:
     rng = np.random.default_rng([seed, 2024])
-    return random_shot(rng, DEMO_RANGES, layout, light="daylight", seed=seed + 1)
+    shot = random_shot(rng, DEMO_RANGES, layout, light=DEMO_LIGHT, seed=seed + 1)
+    return replace(shot, table=DEMO_TABLE)
 
 
 def keyframes(script: Script, *, lattice: Lattice | None = None, hold_s: float = 0.8,
@@ -100,7 +104,7 @@ def keyframes(script: Script, *, lattice: Lattice | None = None, hold_s: float =
     return frames, steps
 
 
-def demo_source(script: Script, seed: int = 0, *, fps: float = 15.0, hold_s: float = 0.8,
+def demo_source(script: Script, seed: int = 0, *, fps: float = 10.0, hold_s: float = 0.8,
                 shot: Shot | None = None, layout: Layout = DEFAULT_LAYOUT) -> DemoSource:
     """The script as a video from the demo camera."""
     shot = shot or demo_shot(seed, layout)
@@ -115,3 +119,52 @@ def reader_for(source: DemoSource) -> Any:
     from companion.vision.hlc.reader import HlcReader
 
     return HlcReader(camera=source.shot.view.camera, cards=enrol_cards(source.sequence.layout))
+
+
+def gate_for(source: DemoSource) -> Any:
+    """The stillness gate the table would use for this video: it waits long enough for the
+    arm's last frames to have passed (half of the shortest still hold), and opens early enough
+    that every still position is read before the next arm comes in."""
+    from companion.vision.stillness import StillnessGate
+
+    fps = source.fps or 15.0
+    hold = min(k.hold_s for k in source.sequence.keyframes)
+    still_frames = max(2, int(hold * fps) // 2)
+    return StillnessGate(still_s=still_frames / fps)
+
+
+# ------------------------------------------------------------------------- refereeing a video
+@dataclass
+class VideoResult:
+    """A rendered game refereed through the live loop: the comparison with the script, the
+    loop's figures and the events recorded."""
+
+    comparison: Any
+    stats: Any
+    events: list[Any]
+
+
+def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
+                  fps: float = 10.0, hold_s: float = 0.8) -> VideoResult:
+    """Render ``script`` as a video and referee it as ``companion demo`` does
+    (:func:`companion.demo.video.play_video`: the live loop, the reader, the gate of
+    :func:`gate_for`, the script's people answering), then compare what the referee recorded
+    with the script."""
+    import tempfile
+
+    from companion.demo.video import play_video
+    from companion.referee.scripted import compare
+    from companion.runtime.table import Table
+
+    source = demo_source(script, seed, fps=fps, hold_s=hold_s)
+    reader = reader_for(source)
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(data_dir or tmp)
+        try:
+            loop = play_video(table, script, seed=seed, source=source, reader=reader,
+                              gate=gate_for(source))
+            referee = table.require_game()
+            events = table.log.events(referee.session.game_id)
+            return VideoResult(compare(GAME, script, events), loop.stats, events)
+        finally:
+            table.close()

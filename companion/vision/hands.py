@@ -39,9 +39,9 @@ class HandCheck:
     where: tuple[tuple[float, float], ...] = ()
 
 
-def _band_points(layout, step: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
+def _band_points(layout, step: float = 3.0, outside: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Loop points (N×2) and, for each, 5 sample points across the band (N×5×2), mm."""
-    loop = layout.band_loop(step)
+    loop = layout.band_loop(step, outside)
     nxt = np.roll(loop, -1, axis=0)
     tangent = nxt - loop
     tangent /= np.linalg.norm(tangent, axis=1, keepdims=True) + 1e-12
@@ -52,12 +52,13 @@ def _band_points(layout, step: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
     return loop, across
 
 
-def band_features(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None
+def band_features(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
+                  outside: bool = False, shadow: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per band position: (chroma b, chroma r, brightness) in log units × 20 (median across the
     band), whether it is seen (in the frame and not behind something known to stand in front:
     ``hidden``, a frame-size mask, e.g. the mountain), and the loop points."""
-    loop, across = _band_points(layout)
+    loop, across = _band_points(layout, outside=outside)
     pts = np.concatenate([across.reshape(-1, 2), np.zeros((across.shape[0] * across.shape[1], 1))], axis=1)
     px = view.project(pts).astype(np.float32)
     h, w = image.shape[:2]
@@ -69,11 +70,19 @@ def band_features(image: np.ndarray, view: View, layout, hidden: np.ndarray | No
     mean = lg.mean(axis=1, keepdims=True)
     f = np.concatenate([(lg[:, [0]] - mean), (lg[:, [2]] - mean), mean], axis=1) * _SCALE
     f = f.reshape(across.shape[0], across.shape[1], 3)
+    qi = np.clip(np.round(px).astype(int), 0, [w - 1, h - 1])
     if hidden is not None:
-        qi = np.clip(np.round(px).astype(int), 0, [w - 1, h - 1])
         ok &= hidden[qi[:, 1], qi[:, 0]] == 0
     inside = ok.reshape(across.shape[0], across.shape[1]).all(axis=1)
-    return np.median(f, axis=1), inside, loop
+    in_shadow = np.zeros(across.shape[0], bool)
+    if shadow is not None:
+        in_shadow = (shadow[qi[:, 1], qi[:, 0]] > 0).reshape(across.shape[0], across.shape[1]).mean(axis=1) > 0.5
+    med = np.median(f, axis=1)
+    # texture: how much the brightness varies across the band and along it (wood grain, a
+    # weave; a sleeve or skin is smooth)
+    b = f[:, :, 2]
+    tex = b.std(axis=1) + 0.5 * np.abs(np.diff(np.concatenate([b[-1:, 2], b[:, 2]])))
+    return np.concatenate([med, tex[:, None], in_shadow[:, None].astype(np.float32)], axis=1), inside, loop
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -99,29 +108,33 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return out
 
 
-def anomaly(feats: np.ndarray, inside: np.ndarray, reference: np.ndarray | None = None,
-            shade: tuple[float, float] | None = None) -> np.ndarray:
+def anomaly(feats: np.ndarray, inside: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
     """How unlike the table each band position is (robust z-score; 0 outside the frame).
-    ``shade``: the chroma of the table in shadow, when known (the light of a shadow is the room's
-    ambient light, often of another colour than the lamp's)."""
-    f = feats[inside]
+
+    A position may be a little darker than the table, not much, unless it lies in a shadow the
+    mountain casts (column 4 of ``feats``, from :func:`attached_shadows`): there it may be much
+    darker, and its colour is judged loosely (the light of a shadow is the room's ambient light,
+    often of another colour than the lamp's)."""
+    f = feats[inside & (feats[:, 4] < 0.5)]
+    if len(f) < 20:
+        f = feats[inside]
     if len(f) < 20:
         return np.zeros(len(feats))
-    med = np.median(f, axis=0)
-    mad = np.median(np.abs(f - med), axis=0) * 1.4826
-    spread = np.maximum(mad, np.array([0.6, 0.6, 2.0]))
+    med = np.median(f[:, :4], axis=0)
+    mad = np.median(np.abs(f[:, :4] - med), axis=0) * 1.4826
+    spread = np.maximum(mad, np.array([0.6, 0.6, 2.0, 0.4]))
+    in_shadow = feats[:, 4] > 0.5
     z_chroma = np.hypot((feats[:, 0] - med[0]) / spread[0], (feats[:, 1] - med[1]) / spread[1])
-    if shade is not None:
-        darker = feats[:, 2] < med[2] - 4.0
-        z_shade = np.hypot((feats[:, 0] - shade[0]) / (spread[0] + 0.6), (feats[:, 1] - shade[1]) / (spread[1] + 0.6))
-        z_chroma = np.where(darker, np.minimum(z_chroma, z_shade), z_chroma)
-    bright_hi = np.quantile(f[:, 2], 0.9)
+    z_chroma = np.where(in_shadow, z_chroma / 3.0, z_chroma)
+    floor = np.where(in_shadow, med[2] - 45.0, med[2] - 10.0)
+    bright_hi = np.quantile(f[:, 2], 0.95)
     over = np.clip(feats[:, 2] - bright_hi, 0, None) / spread[2]
-    # shade is allowed: a table in shadow is darker by up to 35 units (a factor of ~6)
-    under = np.clip((med[2] - 35.0) - feats[:, 2], 0, None) / spread[2]
-    z = np.maximum(z_chroma * 0.8, np.maximum(over, under))
+    under = np.clip(floor - feats[:, 2], 0, None) / spread[2]
+    # a smooth stretch of a textured table (a sleeve over wood grain)
+    smooth = np.clip(med[3] - feats[:, 3], 0, None) / spread[3] * (med[3] > 1.0)
+    z = np.maximum(np.maximum(z_chroma * 0.8, np.maximum(over, under)), smooth * 0.8)
     if reference is not None and reference.shape == feats.shape:
-        d = feats - reference
+        d = (feats - reference)[:, :3].copy()
         d[:, 2] -= np.median(d[inside, 2])  # a change of light is not a hand
         z_ref = np.hypot(np.hypot(d[:, 0] / 1.0, d[:, 1] / 1.0), d[:, 2] / 4.0)
         z = np.maximum(z, z_ref)
@@ -129,27 +142,56 @@ def anomaly(feats: np.ndarray, inside: np.ndarray, reference: np.ndarray | None 
     return z
 
 
+def attached_shadows(image: np.ndarray, mountain: np.ndarray, table_chroma: tuple[float, float],
+                     table_bright: float, texture: float) -> np.ndarray:
+    """Frame pixels that are the table in a shadow the mountain casts: darker than the lit
+    table, of nearly the table's colour, as textured as the table, and joined to the mountain
+    (``mountain``: its silhouette) through such pixels. An arm, even a dark one over a table of
+    its colour, is not joined to the mountain's shadow through textured table."""
+    small = cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    lg = np.log(small.astype(np.float32) + 4.0)
+    mean = lg.mean(axis=2)
+    f0 = (lg[..., 0] - mean) * _SCALE
+    f1 = (lg[..., 2] - mean) * _SCALE
+    b = mean * _SCALE
+    local = cv2.blur(b, (3, 3))
+    tex = np.sqrt(np.clip(cv2.blur(b * b, (3, 3)) - local * local, 0, None))
+    dark = (b < table_bright - 4.0) & (np.hypot(f0 - table_chroma[0], f1 - table_chroma[1]) < 4.0)
+    if texture > 1.0:
+        dark &= tex > 0.4 * texture
+    m = cv2.resize(mountain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    m = cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    n, lab = cv2.connectedComponents((dark | m).astype(np.uint8), connectivity=8)
+    touching = np.unique(lab[m])
+    keep = np.isin(lab, touching[touching > 0]) & dark
+    return cv2.resize(keep.astype(np.uint8), (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
+
+
 def check(image: np.ndarray, view: View, layout, reference: np.ndarray | None = None,
-          hidden: np.ndarray | None = None, shade: tuple[float, float] | None = None,
+          hidden: np.ndarray | None = None, shadow: np.ndarray | None = None,
           step: float = 3.0) -> HandCheck:
-    """Look for an arm crossing the band. ``hidden``: frame pixels known to show something
-    standing in front of the band (the mountain found), which are not judged; ``shade``: the
-    table's chroma in shadow, when known."""
-    feats, inside, loop = band_features(image, view, layout, hidden)
-    z = anomaly(feats, inside, reference, shade)
-    flags = z > THRESHOLD
+    """Look for an arm crossing the band inside the play area or the band round the outside of
+    the markers (a hand held high near the edge can hide no part of the inner band in the image
+    and still be over the table). ``hidden``: frame pixels known to show something standing in
+    front of the band (the mountain found), which are not judged; ``shadow``: where the
+    mountain's shadow falls (:func:`estimate_shadows`), allowed darker and of another colour;
+    ``reference``: the inner band's features in a frame with no hand."""
+    found: list[tuple[float, tuple[float, float]]] = []
+    best = 0.0
     need = int(np.ceil(MIN_RUN_MM / step))
-    found = [(s, n) for s, n in _runs(flags) if n >= need]
+    for outside in (False, True):
+        feats, inside, loop = band_features(image, view, layout, hidden, outside, shadow)
+        z = anomaly(feats, inside, None if outside else reference)
+        best = max(best, float(z.max()) if len(z) else 0.0)
+        for s, n in _runs(z > THRESHOLD):
+            if n < need:
+                continue
+            idx = (s + np.arange(n)) % len(z)
+            mid = loop[idx[n // 2]]
+            found.append((float(z[idx].mean() * n * step), (float(mid[0]), float(mid[1]))))
     if not found:
-        return HandCheck(False, float(z.max() if len(z) else 0.0))
-    score = 0.0
-    where = []
-    for s, n in found:
-        idx = (s + np.arange(n)) % len(z)
-        score = max(score, float(z[idx].mean() * n * step))
-        mid = loop[idx[n // 2]]
-        where.append((float(mid[0]), float(mid[1])))
-    return HandCheck(True, score, tuple(where))
+        return HandCheck(False, best)
+    return HandCheck(True, max(f[0] for f in found), tuple(f[1] for f in found))
 
 
 @dataclass
@@ -165,5 +207,138 @@ class HandDetector:
         self.reference = feats if inside.sum() > 20 else None
 
     def check(self, image: np.ndarray, view: View, hidden: np.ndarray | None = None,
-              shade: tuple[float, float] | None = None) -> HandCheck:
-        return check(image, view, self.layout, self.reference, hidden, shade)
+              shadow: np.ndarray | None = None) -> HandCheck:
+        return check(image, view, self.layout, self.reference, hidden, shadow)
+
+
+def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
+               shadow: np.ndarray | None = None, *, min_area_mm2: float = 2500.0,
+               threshold: float = THRESHOLD) -> HandCheck:
+    """Look for an arm anywhere over the table round the markers: every pixel of the table (at a
+    quarter of the frame's resolution) is compared with the table's own look, as on the band;
+    what the mountain hides (``hidden``), the shadows it casts, the markers and the card zone
+    are left out; a blob of unlike pixels larger than ``min_area_mm2`` of table is an arm."""
+    h, w = image.shape[:2]
+    sw, sh = w // 4, h // 4
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    lg = np.log(small.astype(np.float32) + 4.0)
+    mean = lg.mean(axis=2)
+    f0 = (lg[..., 0] - mean) * _SCALE
+    f1 = (lg[..., 2] - mean) * _SCALE
+    b = cv2.blur(mean * _SCALE, (2, 2))
+    local = cv2.blur(b, (3, 3))
+    tex = np.sqrt(np.clip(cv2.blur(b * b, (3, 3)) - local * local, 0, None))
+    # where to look: inside the outer band's loop, outside the markers' paper and the card zone
+    region = np.zeros((sh, sw), np.uint8)
+    loop = layout.band_loop(6.0, outside=True)
+    px = view.project(np.column_stack([loop, np.zeros(len(loop))])) / 4.0
+    if not np.all(np.isfinite(px)):
+        return HandCheck(False, 0.0)
+    cv2.fillPoly(region, [np.round(px).astype(np.int32)], 1)
+    polys = []
+    for m in range(4):
+        c = layout.marker_corners(m)
+        ctr = c.mean(axis=0)
+        polys.append(ctr + (c - ctr) * 1.9)
+    z = np.column_stack([layout.card_zone_corners(), np.zeros(4)])
+    polys.append(z.mean(axis=0) + (z - z.mean(axis=0)) * 1.15)
+    for poly in polys:
+        q = view.project(poly) / 4.0
+        if np.all(np.isfinite(q)):
+            cv2.fillConvexPoly(region, np.round(q).astype(np.int32), 0)
+    if hidden is not None:
+        hs = cv2.resize(hidden, (sw, sh), interpolation=cv2.INTER_NEAREST)
+        region[hs > 0] = 0
+    sel = region > 0
+    if sel.sum() < 200:
+        return HandCheck(False, 0.0)
+    stats = np.stack([f0[sel], f1[sel], b[sel], tex[sel]], axis=1)
+    med = np.median(stats, axis=0)
+    mad = np.median(np.abs(stats - med), axis=0) * 1.4826
+    spread = np.maximum(mad, np.array([0.6, 0.6, 2.0, 0.4]))
+    z_chroma = np.hypot((f0 - med[0]) / spread[0], (f1 - med[1]) / spread[1]) * 0.8
+    over = np.clip(b - np.quantile(stats[:, 2], 0.97), 0, None) / spread[2]
+    under = np.clip((med[2] - 10.0) - b, 0, None) / spread[2]
+    smooth = (np.clip(med[3] - tex, 0, None) / spread[3] * 0.8) if med[3] > 1.0 else np.zeros_like(tex)
+    zmap = np.maximum(np.maximum(z_chroma, smooth), np.maximum(over, under))
+    if shadow is not None:
+        sh_small = cv2.resize(shadow, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+        zmap = np.where(sh_small, np.maximum(z_chroma / 3.0, np.clip((med[2] - 45.0) - b, 0, None) / spread[2]), zmap)
+    zmap = cv2.blur(zmap.astype(np.float32), (3, 3))
+    bad = ((zmap > threshold) & sel).astype(np.uint8)
+    n, lab, st, cen = cv2.connectedComponentsWithStats(bad, connectivity=8)
+    if n <= 1:
+        return HandCheck(False, float(zmap[sel].max()))
+    # table area per small pixel near the play area's centre (mm² per pixel)
+    ax, ay = layout.anchor_xy
+    q = view.project(np.array([[ax, ay, 0.0], [ax + 10.0, ay, 0.0], [ax, ay + 10.0, 0.0]])) / 4.0
+    a, b = q[1] - q[0], q[2] - q[0]
+    px_area = abs(float(a[0] * b[1] - a[1] * b[0])) / 100.0  # small pixels per mm²
+    areas = st[1:, cv2.CC_STAT_AREA] / max(px_area, 1e-9)
+    k = int(np.argmax(areas))
+    if areas[k] < min_area_mm2:
+        return HandCheck(False, float(areas[k]))
+    where = view.unproject_to_plane(cen[1 + k][None, :] * 4.0)[0]
+    return HandCheck(True, float(areas[k]), ((float(where[0]), float(where[1])),))
+
+
+def _shadow_polys(columns: list[tuple[np.ndarray, float]], light: np.ndarray) -> list[np.ndarray]:
+    """Table polygons (mm) shaded by columns (4 base corners, height mm) under a light going
+    along ``light`` (unit vector, downwards)."""
+    t = np.array([light[0], light[1]]) / max(-light[2], 1e-3)
+    out = []
+    for base, height in columns:
+        tip = base + t * height
+        out.append(np.concatenate([base, tip]))
+    return out
+
+
+def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, float]],
+                     hidden: np.ndarray, *, scale: int = 4) -> np.ndarray | None:
+    """Where the mountain's shadow lies on the table (frame-size mask), the light's direction
+    found by trying directions and keeping the one whose predicted shadow is darkest against
+    the lit table around it. None when the mountain casts no visible shadow."""
+    if not columns:
+        return None
+    h, w = image.shape[:2]
+    sw, sh = w // scale, h // scale
+    grey = cv2.cvtColor(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    lb = np.log(grey.astype(np.float32) + 4.0) * _SCALE
+    hid = cv2.resize(hidden, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+    # the table near the mountain (within 300 mm of its columns), less the mountain itself
+    near = np.zeros((sh, sw), np.uint8)
+    allbase = np.concatenate([c[0] for c in columns])
+    centre = allbase.mean(axis=0)
+    ang = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    ring = np.column_stack([centre[0] + 320 * np.cos(ang), centre[1] + 320 * np.sin(ang), np.zeros(40)])
+    q = view.project(ring) / scale
+    if not np.all(np.isfinite(q)):
+        return None
+    cv2.fillConvexPoly(near, np.round(q).astype(np.int32), 1)
+    sel = (near > 0) & ~hid
+    if sel.sum() < 100:
+        return None
+    lit = np.quantile(lb[sel], 0.7)
+    dark = np.clip(lit - lb, 0, None) * sel
+    best, best_mask = 0.0, None
+    for el in (20, 27, 35, 45, 58, 75):
+        for az in range(0, 360, 15):
+            a, e = np.radians(az), np.radians(el)
+            light = -np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+            mask = np.zeros((sh, sw), np.uint8)
+            for poly in _shadow_polys(columns, light):
+                p = view.project(np.column_stack([poly, np.zeros(len(poly))])) / scale
+                if np.all(np.isfinite(p)):
+                    cv2.fillConvexPoly(mask, cv2.convexHull(np.round(p).astype(np.int32)), 1)
+            m = (mask > 0) & sel
+            if m.sum() < 10:
+                continue
+            inside = float(dark[m].mean())
+            outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
+            score = (inside - outside) * np.sqrt(m.sum())
+            if score > best:
+                best, best_mask = score, mask
+    if best_mask is None or best <= 0:
+        return None
+    grown = cv2.dilate(best_mask, np.ones((5, 5), np.uint8))
+    return cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST)

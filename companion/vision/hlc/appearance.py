@@ -70,11 +70,19 @@ class TableModel:
     def __init__(self, samples: np.ndarray):
         s = np.asarray(samples, dtype=np.float32).reshape(-1, 3)
         self.chroma = Gaussians(s[:, :2], k=3, floor=0.5)
+        self.chroma_loose = Gaussians(s[:, :2], k=1, floor=0.5)
+        self.chroma_loose.var = self.chroma_loose.var * 25.0 + 4.0
         self.bright_max = float(np.quantile(s[:, 2], 0.98)) if len(s) else 200.0
+        self.bright_lit = float(np.median(s[:, 2])) if len(s) else 100.0
         #: below this log-density a pixel is not table-like (5 % of the table's own pixels are)
         self.typical = float(np.quantile(self.logp(s), 0.05)) if len(s) else -20.0
 
     def logp(self, f: np.ndarray) -> np.ndarray:
         over = np.clip(f[..., 2] - self.bright_max, 0.0, None)
-        # brightness is free below the lit table (shadows), a constant density over ~60 units
-        return self.chroma.logp(f[..., :2]) - 0.5 * over * over / 4.0 - 4.1
+        # brightness is free below the lit table (shadows), a constant density over ~60 units;
+        # in deep shade the colour is the room's ambient light's, so it is judged loosely there
+        lit = self.chroma.logp(f[..., :2])
+        shaded = self.chroma_loose.logp(f[..., :2]) - 1.0
+        deep = np.clip((self.bright_lit - 10.0 - f[..., 2]) / 10.0, 0.0, 1.0)
+        return np.maximum(lit, np.where(deep > 0, shaded + np.log(deep + 1e-6), -1e9)) \
+            - 0.5 * over * over / 4.0 - 4.1

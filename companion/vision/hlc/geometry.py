@@ -44,7 +44,7 @@ class Grid:
     and visibility, cropped to the part of the frame they can appear in (``off``, ``shape``)."""
 
     def __init__(self, view: View, lattice: Lattice, image_size: tuple[int, int], *,
-                 radius: float = 8.0, levels: int = 7, margin: int = 16):
+                 radius: float = 8.0, levels: int = 7, margin: int = 16, scale: float = 1.0):
         self.view, self.lattice, self.levels = view, lattice, levels
         self.pitch = lattice.pitch
         ex, ey = lattice.axes
@@ -70,9 +70,12 @@ class Grid:
         if x1 - x0 < 8 or y1 - y0 < 8:
             raise ValueError("the mountain's area is not in the frame")
         self.off = np.array([x0, y0], dtype=np.float64)
-        self.shape = (y1 - y0, x1 - x0)
-        #: vertex pixel positions in the crop, [half-cube level, vertex]
-        self.proj = proj - self.off
+        #: the crop is worked on at ``scale`` times the frame's resolution
+        self.scale = float(scale)
+        self.full_shape = (y1 - y0, x1 - x0)
+        self.shape = (int(round((y1 - y0) * scale)), int(round((x1 - x0) * scale)))
+        #: vertex pixel positions in the (scaled) crop, [half-cube level, vertex]
+        self.proj = (proj - self.off) * scale
         foot = self.camera[:2]
         centre = {c: self.point(c[0] + 0.5, c[1] + 0.5, 0.0)[:2] for c in self.cells}
         self.distance = {c: float(np.linalg.norm(centre[c] - foot)) for c in self.cells}
@@ -118,6 +121,27 @@ class Grid:
             if float(normal @ (self.camera - mid)) > 0:
                 out.append(Side(SIDE_U if du else SIDE_V, a0, a1, (i + du, j + dv)))
         return tuple(out)
+
+    def crop(self, image: np.ndarray) -> np.ndarray:
+        """The frame's part this grid covers, at the grid's scale."""
+        import cv2
+
+        x0, y0 = self.off.astype(int)
+        hh, ww = self.full_shape
+        part = image[y0:y0 + hh, x0:x0 + ww]
+        if self.scale == 1.0:
+            return part
+        return cv2.resize(part, (self.shape[1], self.shape[0]), interpolation=cv2.INTER_AREA)
+
+    def cell_size_px(self) -> float:
+        """Median size of a cell's top at the table in the (scaled) crop, pixels."""
+        q = self.proj[0]
+        keys = list(self.vertex)
+        d = []
+        for (i, j) in keys[:: max(1, len(keys) // 60)]:
+            if (i + 1, j) in self.vertex:
+                d.append(float(np.linalg.norm(q[self.vertex[(i + 1, j)]] - q[self.vertex[(i, j)]])))
+        return float(np.median(d)) if d else 0.0
 
     def box(self, cell: Cell, level: int) -> tuple[float, float, float, float]:
         """Crop bounding box (x0, y0, x1, y1) of a column of ``level`` cubes at ``cell``."""

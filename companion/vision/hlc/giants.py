@@ -19,12 +19,20 @@ import numpy as np
 from companion.vision.camera import View
 from companion.vision.colours import ColourModel
 from companion.vision.hlc.lattice import Lattice
+from companion.vision.hlc.appearance import _FEATURE_SCALE
 from companion.vision.hlc.layout import GIANT_COLOURS, Layout
 
 #: colours a square may show besides a giant's (the cubes' wood, the table, shade)
 _BACKGROUND = ("wood", "grey", "brown")
 _MIN_SHARE = 0.55
 _MIN_CONF = 0.35
+#: how far from the mountain (cells) a giant on the table is looked for
+REACH = 3
+#: a table square whose pawn pixels the table model explains this often holds no giant
+_MAX_TABLE_SHARE = 0.5
+#: log-density below the table's typical one still counted as table (the table model is fitted
+#: on a few hundred points and is tight on a plain top; a pawn is far off it)
+_TABLE_SLACK = 4.0
 
 
 @dataclass(frozen=True)
@@ -39,13 +47,17 @@ def default_model() -> ColourModel:
     return ColourModel.default(tuple(GIANT_COLOURS) + _BACKGROUND)
 
 
-def squares(heights: dict[tuple[int, int], int]) -> list[tuple[tuple[int, int], int]]:
-    """(cell, level) of every square a giant may stand on."""
+def squares(heights: dict[tuple[int, int], int], reach: int = REACH) -> list[tuple[tuple[int, int], int]]:
+    """(cell, level) of every square a giant may be seen on: the column tops, and the table
+    cells up to ``reach`` cells (king distance) from a cube. The rules put giants on table cells
+    touching a cube only, but a giant put wrongly further off must be seen to be judged."""
     out = [(c, h) for c, h in heights.items() if h > 0]
     table = set()
-    for (i, j) in heights:
-        for a in (-1, 0, 1):
-            for b in (-1, 0, 1):
+    for (i, j), h in heights.items():
+        if h <= 0:
+            continue
+        for a in range(-reach, reach + 1):
+            for b in range(-reach, reach + 1):
                 c = (i + a, j + b)
                 if heights.get(c, 0) == 0:
                     table.add(c)
@@ -66,9 +78,37 @@ def _pawn_points(lattice: Lattice, cell: tuple[int, int], level: int, layout: La
     return np.array(pts)
 
 
+def _bare_table_share(bgr: np.ndarray, table) -> float:
+    """The share of these pixels (N×3 BGR) that the table's own model explains (lit or in
+    shade): a square of the table where a pawn stands shows mostly pawn, not table."""
+    lg = np.log(bgr.astype(np.float32) + 4.0)
+    mean = lg.mean(axis=1, keepdims=True)
+    f = np.concatenate([lg[:, [0]] - mean, lg[:, [2]] - mean, mean], axis=1) * _FEATURE_SCALE
+    return float(np.mean(table.logp(f) > table.typical - _TABLE_SLACK))
+
+
+def _off_limits(point, layout: Layout) -> bool:
+    """Whether a table point lies on the played-card zone or a marker's paper (a card's or a
+    marker's colours are no giant)."""
+    x, y = float(point[0]), float(point[1])
+    cx, cy = layout.card_zone_centre
+    w, h = layout.card_zone_size
+    r = layout.giant_diameter / 2
+    if abs(x - cx) <= w / 2 + r and abs(y - cy) <= h / 2 + r:
+        return True
+    m = layout.marker_size * 0.9 + r
+    return any(abs(x - mx) <= m and abs(y - my) <= m for mx, my in layout.marker_centres().values())
+
+
 def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
-                layout: Layout, model: ColourModel, white: tuple[float, float, float] | None) -> list[GiantReading]:
-    cands = squares(heights)
+                layout: Layout, model: ColourModel, white: tuple[float, float, float] | None,
+                table=None) -> list[GiantReading]:
+    """The giants on the squares ``heights`` makes. ``table``: the frame's table model
+    (:class:`~companion.vision.hlc.appearance.TableModel`), when known: a table square whose
+    pixels the table explains holds no giant, whatever colour the table has (a grey table is not
+    a white giant, its shadow is not a black one)."""
+    cands = [(c, lvl) for c, lvl in squares(heights)
+             if lvl > 0 or not _off_limits(lattice.cell_centre(c), layout)]
     if not cands:
         return []
     blurred = cv2.GaussianBlur(image, (0, 0), 0.7)
@@ -83,6 +123,8 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
             continue
         q = px[ok].astype(np.float32).reshape(-1, 1, 2)
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
+        if table is not None and level == 0 and _bare_table_share(bgr, table) > _MAX_TABLE_SHARE:
+            continue
         idx, conf = model.classify(bgr, white)
         votes = np.bincount(idx, weights=conf, minlength=len(names))
         k = int(np.argmax(votes))

@@ -124,12 +124,13 @@ def find_angle(image: np.ndarray, view: View, region: np.ndarray, *, samples: in
 def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], angle_deg: float,
                pitch: float, levels: int, radius: float = 140.0) -> tuple[float, float, float, float]:
     """Where the lattice lines lie along each axis, as offsets (mm, in [−pitch/2, pitch/2)) from
-    the anchor, how clearly (0–1), and the alignment total (to compare angles).
+    the anchor, how clearly (0–1), and the alignment total of all lines (to compare angles).
 
     For every candidate offset (1 mm steps) each cell of the search area is tried at every cube
     height: at its true height a top's four edges lie exactly on the lattice lines of that
     height's plane, and the lines through the middle of the cell do not. A cell keeps its best
-    height; the offset that makes the cells line up best wins."""
+    height (by the weaker of its two directions: a top is lined both ways, a side one way); the
+    offset that makes the cells line up best wins."""
     a = math.radians(angle_deg)
     ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
     size = int(2 * (radius + 2 * pitch))
@@ -159,9 +160,15 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
         - 2 * (cu[:, v1, um] - cu[:, v0, um])
     e_v = (cv_[:, v0, u1] - cv_[:, v0, u0]) + (cv_[:, v1, u1] - cv_[:, v1, u0]) \
         - 2 * (cv_[:, vm, u1] - cv_[:, vm, u0])
-    totals = np.clip((e_u + e_v).max(axis=0), 0, None).sum(axis=1).reshape(p, p)
+    # a top shows the lattice's lines both ways; a tower's side shows its joints one way only
+    # (its other lines run towards the vertical vanishing point), and a tall side's many
+    # joints, regular too, must not pull the phase: a cell counts by its weaker direction
+    both = 2.0 * np.sqrt(np.clip(e_u, 0, None) * np.clip(e_v, 0, None))
+    totals = both.max(axis=0).sum(axis=1).reshape(p, p)
     a_i, b_i = np.unravel_index(int(np.argmax(totals)), totals.shape)
     best_total = float(totals[a_i, b_i])
+    # the angle is compared on all the lines (both ways summed): sides help tell the angle
+    angle_total = best_total
 
     def refine(vals: np.ndarray, k: int) -> float:
         l, c, r = vals[(k - 1) % p], vals[k], vals[(k + 1) % p]
@@ -170,7 +177,7 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
     ou = float(offs[a_i]) + refine(totals[:, b_i], a_i)
     ov = float(offs[b_i]) + refine(totals[a_i, :], b_i)
     clarity = float((best_total - np.median(totals)) / max(best_total, 1e-9))
-    return ou, ov, clarity, best_total
+    return ou, ov, clarity, angle_total
 
 
 

@@ -74,10 +74,13 @@ class Layout:
         w, h = self.card_zone_size[0] / 2.0, self.card_zone_size[1] / 2.0
         return np.array([[cx - w, cy + h], [cx + w, cy + h], [cx + w, cy - h], [cx - w, cy - h]])
 
-    def band_loop(self, step: float = 3.0) -> np.ndarray:
-        """Points (N×2, mm) along the middle of the hand band, all the way round."""
+    def band_loop(self, step: float = 3.0, outside: bool = False) -> np.ndarray:
+        """Points (N×2, mm) along the middle of the hand band, all the way round; ``outside``:
+        the band of the same width round the outside of the markers instead."""
         w, h = self.play_area
         m = self.hand_band[0] + self.hand_band[1] / 2
+        if outside:
+            m = -(self.marker_size + self.hand_band[1] / 2 + 12.0)
         corners = np.array([[m, m], [w - m, m], [w - m, h - m], [m, h - m], [m, m]])
         pts = []
         for a, b in zip(corners[:-1], corners[1:]):

@@ -30,8 +30,11 @@ from companion.vision.hlc.layout import Layout
 from companion.vision.hlc.search import Search
 from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
 
-#: confidence of a cube whose removal would cost this much evidence is 1 − 1/e
+#: confidence of a cube whose removal would cost this much evidence is 1 − 1/e (per pixel of
+#: the full-resolution frame)
 _CONF_SCALE = 60.0
+#: the search works at half resolution when a cell is still this many pixels wide there
+MIN_CELL_PX = 9.0
 
 
 @dataclass
@@ -80,32 +83,30 @@ def exclusion_polygons(layout: Layout) -> list[np.ndarray]:
     return out
 
 
-def table_samples(image: np.ndarray, view: View, layout: Layout) -> np.ndarray:
-    """Feature values of the table on a ring around the mountain (markers and card zone left
-    out), where no cube stands."""
-    ax, ay = layout.anchor_xy
-    r0 = layout.mountain_radius + 12.0
-    ang = np.linspace(0, 2 * math.pi, 360, endpoint=False)
-    pts = np.concatenate([np.column_stack([ax + r * np.cos(ang), ay + r * np.sin(ang)])
-                          for r in (r0, r0 + 14, r0 + 28, r0 + 42)])
-    keep = np.ones(len(pts), bool)
+def table_samples(image: np.ndarray, view: View, layout: Layout, levels: int = 7) -> np.ndarray:
+    """Feature values of the table: points of the play area (and a margin round it) that no
+    mountain in the search area could hide, away from the markers and the card zone."""
+    w, h = layout.play_area
+    xs = np.arange(-50.0, w + 50.0, 9.0)
+    ys = np.arange(-50.0, h + 50.0, 9.0)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size)])
+    px = view.project(pts).astype(np.float32)
+    H, W = image.shape[:2]
+    ok = (px[:, 0] >= 2) & (px[:, 0] < W - 3) & (px[:, 1] >= 2) & (px[:, 1] < H - 3)
+    region = mountain_region(view, layout, (W, H), levels)
+    region = cv2.dilate(region, np.ones((9, 9), np.uint8))
     for poly in exclusion_polygons(layout):
-        keep &= cv2.pointPolygonTest(poly[:, :2].astype(np.float32), (0.0, 0.0), False) is not None
-        path = poly[:, :2].astype(np.float32)
-        inside = np.array([cv2.pointPolygonTest(path, (float(x), float(y)), False) >= 0 for x, y in pts])
-        keep &= ~inside
-    pts = pts[keep]
-    px = view.project(np.column_stack([pts, np.zeros(len(pts))])).astype(np.float32)
-    h, w = image.shape[:2]
-    ok = (px[:, 0] >= 1) & (px[:, 0] < w - 2) & (px[:, 1] >= 1) & (px[:, 1] < h - 2)
+        q = view.project(poly)
+        if np.all(np.isfinite(q)):
+            cv2.fillConvexPoly(region, np.round(q).astype(np.int32), 1.0)
+    qi = np.clip(np.round(px).astype(int), 0, [W - 1, H - 1])
+    ok &= region[qi[:, 1], qi[:, 0]] == 0
     px = px[ok]
-    if len(px) < 20:
+    if len(px) < 30:
         return np.zeros((0, 3), np.float32)
-    x0, y0 = np.floor(px.min(axis=0)).astype(int) - 3
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 4
-    x0, y0 = max(x0, 0), max(y0, 0)
-    feats = features(image[y0:y1, x0:x1])
-    q = (px - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    feats = features(image)
+    q = px.reshape(-1, 1, 2)
     return cv2.remap(feats, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
 
 
@@ -113,14 +114,14 @@ def care_mask(grid: Grid, layout: Layout, image_size: tuple[int, int]) -> np.nda
     """Which crop pixels are judged: inside the frame, not a marker, not the card zone."""
     care = np.ones(grid.shape, np.float32)
     for poly in exclusion_polygons(layout):
-        px = grid.view.project(poly) - grid.off
+        px = (grid.view.project(poly) - grid.off) * grid.scale
         if np.all(np.isfinite(px)):
             cv2.fillConvexPoly(care, np.round(px).astype(np.int32), 0.0)
     w, h = image_size
     x0, y0 = grid.off.astype(int)
     # a thin border of the frame is not judged (lens vignetting, JPEG edge blocks)
     ys, xs = np.mgrid[0:grid.shape[0], 0:grid.shape[1]]
-    fx, fy = xs + x0, ys + y0
+    fx, fy = xs / grid.scale + x0, ys / grid.scale + y0
     care[(fx < 2) | (fy < 2) | (fx > w - 3) | (fy > h - 3)] = 0.0
     return care
 
@@ -136,11 +137,12 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
                                          levels=levels - 1, region=region)
     radius = layout.mountain_radius / layout.pitch
     grid = Grid(view, lattice, size, radius=radius, levels=levels)
-    x0, y0 = grid.off.astype(int)
-    hh, ww = grid.shape
-    crop = image[y0:y0 + hh, x0:x0 + ww]
+    if grid.cell_size_px() >= 2 * MIN_CELL_PX:
+        # cells this large keep enough detail at half the resolution, which is four times faster
+        grid = Grid(view, lattice, size, radius=radius, levels=levels, scale=0.5)
+    crop = grid.crop(image)
     care = care_mask(grid, layout, size)
-    table = TableModel(table_samples(image, view, layout))
+    table = TableModel(table_samples(image, view, layout, levels))
     ev = Evidence(features(crop), line_strength(crop), care, table)
     search = Search(grid, ev, levels=levels)
     # first the footprint: one level everywhere the wood is (with one model for all the wood,
@@ -156,17 +158,31 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
     return finish(MountainReading(lattice, [], {}, {}, grid, search, strength, notes))
 
 
-def mask_out(reading: MountainReading, mask: np.ndarray) -> MountainReading:
+def mask_out(reading: MountainReading, mask: np.ndarray,
+             standing: list[tuple[tuple[int, int], int]] = ()) -> MountainReading:
     """Read again with the pixels of ``mask`` (frame size; the giants found) left out of the
-    evidence, starting from the answer already found."""
+    evidence, starting from the answer already found. ``standing``: (cell, level) of the giants
+    found on the cubes: a giant seen standing at a level is seen held up there, so where the
+    second reading lowers a giant's square (its pixels, now left out, were much of what showed
+    the cube under it) the first reading's heights around that square are kept."""
     g, search = reading.grid, reading.search
-    x0, y0 = g.off.astype(int)
-    hh, ww = g.shape
+    before = dict(search.heights)
     ev = search.evidence
-    ev.care *= (mask[y0:y0 + hh, x0:x0 + ww] == 0)
+    ev.care *= (g.crop(mask) == 0)
     ev.fit(search.labels)
     search.redraw()
     search.run(near=2)
+    restore: dict[tuple[int, int], int] = {}
+    for (i, j), level in standing:
+        if level <= 0 or search.heights.get((i, j), 0) >= level:
+            continue
+        for a in (-1, 0, 1):
+            for b in (-1, 0, 1):
+                c = (i + a, j + b)
+                if search.heights.get(c, 0) != before.get(c, 0):
+                    restore[c] = before.get(c, 0)
+    if restore:
+        search.apply(tuple(sorted(restore.items())))
     return finish(reading)
 
 
@@ -215,7 +231,7 @@ def confidences(search: Search, cubes: list[Cube]) -> dict[Cube, float]:
         lower = heights_of(rest)
         mv = tuple((c, lower.get(c, 0)) for c in cells_of(i, j))
         loss, _ = search.gain(mv)
-        conf[cube] = float(1.0 - math.exp(-max(0.0, -loss) / _CONF_SCALE))
+        conf[cube] = float(1.0 - math.exp(-max(0.0, -loss) / (_CONF_SCALE * search.grid.scale ** 2)))
     for cube in sorted(cubes, key=lambda c: -c[2]):
         if cube in conf:
             continue

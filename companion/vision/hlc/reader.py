@@ -164,14 +164,19 @@ class HlcReader:
         lay = self.layout
         white = paper_white(image, view, lay)
         mountain = read_mountain(image, view, lay, levels=self.levels)
-        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white)
+        table = mountain.search.evidence.table
+        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white, table)
         if giants:
-            mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay))
-            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white)
+            mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
+                                [(g.cell, g.level) for g in giants])
+            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white, table)
         self.last.mountain, self.last.giants = mountain, giants
         timings["mountain_ms"] = (time.perf_counter() - t1) * 1000
         hidden = self._mountain_mask(image.shape, mountain)
-        check = self.hand_detector.check(image, view, hidden, self._shade(mountain))
+        shadow = hands.estimate_shadows(image, view, self._columns(mountain), hidden)
+        check = self.hand_detector.check(image, view, hidden, shadow)
+        if not check.hand:
+            check = hands.area_check(image, view, lay, hidden, shadow)
         self.last.hand = check
         board = {"lattice": mountain.lattice.to_json()}
         if check.hand:
@@ -194,24 +199,22 @@ class HlcReader:
         mask = np.zeros(shape[:2], np.uint8)
         g = mountain.grid
         x0, y0 = g.off.astype(int)
-        hh, ww = g.shape
-        mask[y0:y0 + hh, x0:x0 + ww] = (mountain.search.labels > 0)
+        hh, ww = g.full_shape
+        labels = (mountain.search.labels > 0).astype(np.uint8)
+        if g.scale != 1.0:
+            labels = cv2.resize(labels, (ww, hh), interpolation=cv2.INTER_NEAREST)
+        mask[y0:y0 + hh, x0:x0 + ww] = labels
         return cv2.dilate(mask, np.ones((7, 7), np.uint8))
 
     @staticmethod
-    def _shade(mountain: MountainReading) -> tuple[float, float] | None:
-        """The table's chroma in shadow, from the mountain's shadows: pixels the reading gives to
-        the table that are much darker than the lit table."""
-        ev = mountain.search.evidence
-        table = (mountain.search.labels == 0) & (ev.care > 0)
-        f = ev.feats[table]
-        if len(f) < 200:
-            return None
-        lit = np.quantile(f[:, 2], 0.8)
-        dark = f[(f[:, 2] < lit - 8.0) & (ev.table_ll[table] > ev.table.typical - 6.0)]
-        if len(dark) < 80:
-            return None
-        return float(np.median(dark[:, 0])), float(np.median(dark[:, 1]))
+    def _columns(mountain: MountainReading) -> list[tuple[np.ndarray, float]]:
+        """The mountain's columns as (table corners, height mm), for its shadows."""
+        lat = mountain.lattice
+        out = []
+        for (i, j), h in mountain.heights.items():
+            corners = lat.to_table(np.array([[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]], float))
+            out.append((corners, h * 2.0 * lat.pitch))
+        return out
 
     def _card(self, image: np.ndarray, view: View) -> Piece | None:
         if self.cards is None or len(self.cards) == 0:
