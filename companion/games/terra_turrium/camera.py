@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable
 
 from companion.games.base import Candidate
-from companion.games.matching import MISS, mismatch_cost
+from companion.games.matching import MISS, mismatch_cost, surprise
 from companion.games.terra_turrium import board, movegen, planner
 from companion.games.terra_turrium.moves import END, END_TURN, Move
 from companion.games.terra_turrium.state import (
@@ -61,11 +61,16 @@ IGNORED_KINDS = ("aggression",)
 
 @dataclass(frozen=True)
 class Reading:
-    """An observation in the engine's terms: a height map, flags, and keys for matching."""
+    """An observation in the engine's terms: a height map, flags, and keys for matching.
+
+    ``towers``: the height readings (an empty square reported as such included) as (square,
+    height, confidence); ``keys``: the flags and the pieces the engine cannot
+    place, for :func:`companion.games.matching.mismatch_cost`."""
 
     heights: tuple[int, ...]
     flags: tuple[tuple[int, str], ...]
     keys: tuple[tuple[Hashable, float], ...]
+    towers: tuple[tuple[int, int, float], ...] = ()
 
 
 def _square_of(piece: Piece) -> int | None:
@@ -76,6 +81,7 @@ def _square_of(piece: Piece) -> int | None:
 
 def read(observation: Observation) -> Reading:
     towers: dict[int, tuple[int, float]] = {}
+    readings: list[tuple[int, int, float]] = []
     flags: list[tuple[int, str]] = []
     keys: list[tuple[Hashable, float]] = []
     for index, piece in enumerate(observation.pieces):
@@ -83,9 +89,7 @@ def read(observation: Observation) -> Reading:
             continue
         sq = _square_of(piece)
         if piece.kind == "tower" and sq is not None and piece.level is not None:
-            if piece.level == 0:
-                continue  # an empty square reported as such
-            keys.append((("tower", sq, piece.level), piece.conf))
+            readings.append((sq, piece.level, piece.conf))
             if sq not in towers or piece.conf > towers[sq][1]:
                 towers[sq] = (piece.level, piece.conf)
         elif piece.kind == "flag" and sq is not None and piece.get("colour") in board.SEATS:
@@ -94,7 +98,8 @@ def read(observation: Observation) -> Reading:
         else:
             keys.append((("unread", index, piece.kind), piece.conf))
     heights = tuple(towers[sq][0] if sq in towers else 0 for sq in range(board.SQUARES))
-    return Reading(heights, tuple(sorted(flags)), tuple(keys))
+    return Reading(heights, tuple(sorted(flags)), tuple(keys),
+                   tuple(readings))
 
 
 def expected_keys(state: TerraTurriumState) -> list[tuple[Hashable, float]]:
@@ -104,8 +109,26 @@ def expected_keys(state: TerraTurriumState) -> list[tuple[Hashable, float]]:
     return keys
 
 
+def cost(state: TerraTurriumState, reading: Reading) -> float:
+    """How badly ``state`` explains ``reading``.
+
+    A square's height is one reading with one confidence: a state that disagrees with it costs
+    the reading's surprise, once (a hesitant reading of a square seen badly, behind a taller
+    tower, is weak evidence against any other height; a sure one is strong). A tower the camera
+    did not report at all costs a miss. Flags are pieces of their own, matched as such."""
+    total = 0.0
+    reported = set()
+    for sq, h, conf in reading.towers:
+        reported.add(sq)
+        if state.heights[sq] != h:
+            total += surprise(conf)
+    total += sum(MISS for sq, h in enumerate(state.heights) if h > 0 and sq not in reported)
+    flags = [(("flag", colour, sq), MISS) for sq, colour in state.flags]
+    return total + mismatch_cost(flags, reading.keys)
+
+
 def explain(state: TerraTurriumState, observation: Observation) -> float:
-    return mismatch_cost(expected_keys(state), read(observation).keys)
+    return cost(state, read(observation))
 
 
 def expected_observation(state: TerraTurriumState) -> Observation:
@@ -186,8 +209,8 @@ def candidates(state: TerraTurriumState, observation: Observation,
             table = first if move is plan else run(state, move)
             result = table.freeze()
             verdict = table.verdict(move)
-            cost = mismatch_cost(expected_keys(result), reading.keys)
-            candidate = Candidate(move=move, state=result, verdict=verdict, cost=round(cost, 6),
+            candidate = Candidate(move=move, state=result, verdict=verdict,
+                                  cost=round(cost(result, reading), 6),
                                   # a broken rule stays broken however the turn goes on:
                                   # flag it at once
                                   complete=is_complete(move, result) or not verdict.legal,
