@@ -6,16 +6,18 @@ table (its scenes), which never know each other.
 
 * :func:`scene_for` draws a state: the pool's stones laid out by colour (a row per colour, each
   kind of stone in its own places, so a stone taken leaves its place empty and the others stay),
-  each dwarf's buildings on their slots (a long block or a roof lying along or across, the same
-  way every time), the kobold's tower, the colour dice in the tray after a roll (each roll lands
-  them elsewhere) or resting beside it before the first, the kobold die in the tray in game 2;
+  each dwarf's buildings on their slots (a building's long blocks all lying one way, a roof
+  along or across, the same way every time), the kobold's tower, the colour dice in the tray
+  after a roll (each roll lands them elsewhere) or resting beside it before the first, the
+  kobold die in the tray in game 2;
 * :func:`demo_source` renders a scripted game (``companion.games.ville_des_nains.scripts``) as a
   video: an arm makes each step's change, then the table stands still. An illegal step is
   followed by the players putting the pieces back (the position before it, shown again). The
   game's hidden facts stay hidden: the construction cards are not on the table and a drawn blue
   stone's mark is underneath it, so the script's ``ask`` steps are asked;
 * :func:`reader_for` gives the camera reader for such a video: its lens (as ``calibrate
-  camera`` measures it) and the colours learned on the colour sheet under the video's light.
+  camera`` measures it) and the colours learned on the colour sheet under the video's light;
+* :func:`gate_for` gives the stillness gate the table would use for such a video.
 """
 
 from __future__ import annotations
@@ -99,6 +101,17 @@ def _dice(state: Any, zones: ZoneLayout) -> tuple[Die, ...]:
     return tuple(out)
 
 
+def _turn(shape: str, building: int, level: int) -> int:
+    """How a stone lies on its building: a building's long blocks all lie the same way (along on
+    even buildings, across on odd ones: a player squares a long block to the one under it), a
+    roof's ridge along or across by level."""
+    if shape == "long":
+        return 90 if building % 2 else 0
+    if shape == "roof":
+        return 90 if (building + level) % 2 else 0
+    return 0
+
+
 def scene_for(state: Any, *, like: NainsScene = DEMO_TABLE) -> NainsScene:
     """The table showing ``state`` (a La Ville des Nains engine state) laid out as ``like``."""
     o = state.options
@@ -113,7 +126,7 @@ def scene_for(state: Any, *, like: NainsScene = DEMO_TABLE) -> NainsScene:
         for b, building in enumerate(row):
             if not building.stones:
                 continue
-            stones = tuple((colour, shape, 90 if shape in ("long", "roof") and (b + level) % 2 else 0)
+            stones = tuple((colour, shape, _turn(shape, b, level))
                            for level, (colour, shape) in enumerate(building.stones))
             buildings.append(Building(seat, b, stones))
     return NainsScene(tuple(pool), tuple(buildings), int(state.tower), _dice(state, like.zones), None,
@@ -123,10 +136,28 @@ def scene_for(state: Any, *, like: NainsScene = DEMO_TABLE) -> NainsScene:
 @dataclass(frozen=True)
 class DemoStep:
     """What a position of the demo video shows: the script step it follows (-1: the start),
-    and whether it is the pieces put back after an illegal step."""
+    whether it is the pieces put back after an illegal step, and ``decides``: the step whose
+    verdict the table may be asked about while it shows (see :func:`decided_step`)."""
 
     step: int
     put_back: bool = False
+    decides: int | None = None
+
+    @property
+    def asks_for(self) -> int:
+        return self.step if self.decides is None else self.decides
+
+
+def decided_step(script: Script, number: int) -> int:
+    """The step whose verdict is settled while the table shows step ``number``: a player's
+    stones of one turn are judged when the dice are used up or, at the latest, when the next
+    player rolls, so a roll right after a step the table answers for (a question, an illegal
+    move it lets stand) is where that step's question comes: the people answer it then."""
+    step = script.steps[number]
+    if number > 0 and step.move.get("type") == "roll" \
+            and script.steps[number - 1].kind in ("ask", "let_stand"):
+        return number - 1
+    return number
 
 
 def demo_positions(script: Script, *, like: NainsScene = DEMO_TABLE) -> tuple[list[NainsScene], list[DemoStep]]:
@@ -138,7 +169,7 @@ def demo_positions(script: Script, *, like: NainsScene = DEMO_TABLE) -> tuple[li
     for number, step in enumerate(script.steps):
         after = game.apply(state, game.move_from_json(step.move))
         scenes.append(scene_for(after, like=like))
-        steps.append(DemoStep(number))
+        steps.append(DemoStep(number, decides=decided_step(script, number)))
         if step.kind == "illegal":
             scenes.append(scene_for(state, like=like))  # the pieces go back
             steps.append(DemoStep(number, put_back=True))
@@ -181,6 +212,12 @@ class DemoSource(NainsSequenceSource):
         self.positions = positions
         self.script = script
 
+    def step_of(self, frame: Any) -> int:
+        """The script step a frame of this video answers for (-1: the start): the step it shows
+        or leads to, or the step before it when that one's verdict comes with this roll
+        (:func:`decided_step`)."""
+        return self.positions[int(frame.truth["step"])].asks_for
+
 
 def demo_source(script: Script, seed: int = 0, *, still_frames: int = 4, hand_frames: int = 3,
                 tilt_deg: float = 30.0) -> DemoSource:
@@ -200,6 +237,16 @@ def reader_for(source: NainsSequenceSource) -> Any:
     layout = TableLayout(zones.table_layout().markers, measured=True)
     return make_reader(camera=source.shot.view.camera, layout=layout, zones=zones,
                        colours=learn_colours(source.scenes[0], source.shot))
+
+
+def gate_for(source: NainsSequenceSource) -> Any:
+    """The table's stillness gate set for the video's still moments: it waits for all but one
+    of a position's still frames (with ``still_frames`` of 4 at 30 fps, 83 ms), so each
+    position is read once, after the arm has left, and never while it moves."""
+    from companion.vision.stillness import StillnessGate
+
+    fps = source.fps or 30.0
+    return StillnessGate(still_s=max(0.0, (source.still_frames - 1.5) / fps))
 
 
 def in_view(shot: Shot, scene: NainsScene) -> bool:
