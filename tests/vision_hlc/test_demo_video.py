@@ -38,7 +38,7 @@ def test_the_demo_game_is_refereed_from_video_move_by_move():
     part = replace(script, steps=script.steps[:17])
     kinds = [s.kind for s in part.steps]
     assert "illegal" in kinds and "ask" in kinds
-    result = referee_video(part, seed=0, fps=6.0)
+    result = referee_video(part, seed=0)
     c = result.comparison
     assert c.mismatches == [], "\n".join(c.mismatches)
     assert c.questions == kinds.count("ask") and c.unexplained == 0

@@ -124,7 +124,7 @@ def find_angle(image: np.ndarray, view: View, region: np.ndarray, *, samples: in
 def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], angle_deg: float,
                pitch: float, levels: int, radius: float = 140.0) -> tuple[float, float, float, float]:
     """Where the lattice lines lie along each axis, as offsets (mm, in [−pitch/2, pitch/2)) from
-    the anchor, how clearly (0–1), and the alignment total of all lines (to compare angles).
+    the anchor, how clearly (0–1), and the alignment total (to compare angles).
 
     For every candidate offset (1 mm steps) each cell of the search area is tried at every cube
     height: at its true height a top's four edges lie exactly on the lattice lines of that
@@ -162,13 +162,12 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
         - 2 * (cv_[:, vm, u1] - cv_[:, vm, u0])
     # a top shows the lattice's lines both ways; a tower's side shows its joints one way only
     # (its other lines run towards the vertical vanishing point), and a tall side's many
-    # joints, regular too, must not pull the phase: a cell counts by its weaker direction
+    # joints, regular too, must not pull the phase: a cell counts by the geometric mean of
+    # its two directions
     both = 2.0 * np.sqrt(np.clip(e_u, 0, None) * np.clip(e_v, 0, None))
     totals = both.max(axis=0).sum(axis=1).reshape(p, p)
     a_i, b_i = np.unravel_index(int(np.argmax(totals)), totals.shape)
     best_total = float(totals[a_i, b_i])
-    # the angle is compared on all the lines (both ways summed): sides help tell the angle
-    angle_total = best_total
 
     def refine(vals: np.ndarray, k: int) -> float:
         l, c, r = vals[(k - 1) % p], vals[k], vals[(k + 1) % p]
@@ -177,7 +176,7 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
     ou = float(offs[a_i]) + refine(totals[:, b_i], a_i)
     ov = float(offs[b_i]) + refine(totals[a_i, :], b_i)
     clarity = float((best_total - np.median(totals)) / max(best_total, 1e-9))
-    return ou, ov, clarity, angle_total
+    return ou, ov, clarity, best_total
 
 
 

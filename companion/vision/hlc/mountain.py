@@ -150,10 +150,12 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
     search.levels = 1
     search.run()
     search.levels = levels
-    for _ in range(em_rounds):
+    for k in range(em_rounds):
         ev.fit(search.labels)
         search.redraw()
-        if search.run(near=2) == 0:
+        # the first round may raise a tower to any height; later ones, the face models refitted,
+        # move heights by a level or two
+        if search.run(near=2, span=None if k == 0 else 2) == 0:
             break
     return finish(MountainReading(lattice, [], {}, {}, grid, search, strength, notes))
 
@@ -171,7 +173,7 @@ def mask_out(reading: MountainReading, mask: np.ndarray,
     ev.care *= (g.crop(mask) == 0)
     ev.fit(search.labels)
     search.redraw()
-    search.run(near=2)
+    search.run(near=2, span=2)
     restore: dict[tuple[int, int], int] = {}
     for (i, j), level in standing:
         if level <= 0 or search.heights.get((i, j), 0) >= level:

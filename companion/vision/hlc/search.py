@@ -100,15 +100,23 @@ class Search:
                 if all(b in g.cellset for b in ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)))]
 
     # ------------------------------------------------------------------------ the search
-    def run(self, *, min_gain: float = 1.0, max_steps: int = 400, near: int | None = None) -> int:
+    def run(self, *, min_gain: float = 1.0, max_steps: int = 400, near: int | None = None,
+            span: int | None = None) -> int:
         """Best-first improvement of the towers until no change gains ``min_gain``; returns the
         number of changes made. ``near``: only start with changes within that many cells of the
-        towers standing (a refinement after the evidence changed)."""
+        towers standing (a refinement after the evidence changed); ``span``: only try heights
+        within that many levels of a tower's current one (a refinement once the heights are
+        nearly right: each tried height costs a drawing of its column)."""
         counter = itertools.count()
         heap: list = []
         applied: list[tuple[int, tuple[int, int, int, int]]] = []
         clock = 0
         positions = self.tower_positions()
+
+        def heights_to_try(cur: int) -> range:
+            if span is None:
+                return range(self.levels + 1)
+            return range(max(0, cur - span), min(self.levels, cur + span) + 1)
 
         def push(pos: Cell, h: int) -> None:
             mv = self.tower_move(pos, h)
@@ -121,7 +129,7 @@ class Search:
         if near is None:
             for pos in positions:
                 cur = self.towers.get(pos, 0)
-                for h in range(self.levels + 1):
+                for h in heights_to_try(cur):
                     if h != cur:
                         push(pos, h)
         else:
@@ -130,7 +138,7 @@ class Search:
                 cur = self.towers.get(pos, 0)
                 if cur == 0 and not any(abs(pos[0] - a) <= near and abs(pos[1] - b) <= near for a, b in standing):
                     continue
-                for h in range(self.levels + 1):
+                for h in heights_to_try(cur):
                     if h != cur:
                         push(pos, h)
         steps = 0
@@ -153,7 +161,7 @@ class Search:
             steps += 1
             if changed is not None:
                 applied.append((clock, changed))
-            for h2 in range(self.levels + 1):
+            for h2 in heights_to_try(self.towers.get(pos, 0)):
                 if h2 != self.towers.get(pos, 0):
                     push(pos, h2)
         return steps
