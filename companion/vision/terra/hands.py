@@ -27,8 +27,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision import hands as band
 from companion.vision.terra.geometry import BoardGeometry
-from companion.vision.terra.kit import BLOCK_MM, SIZE, SQUARE_MM
+from companion.vision.terra.kit import BLOCK_MM, BOARD, SIZE, SQUARE_MM
 
 #: relative gradient (|∇g| / (g + 12)) above which a pixel is an edge
 EDGE_LEVEL = 0.12
@@ -46,14 +47,17 @@ MIN_SMOOTH_SQUARES = 2.0
 class HandCheck:
     """Why a frame was (or was not) taken for a hand frame: the largest smooth patch over the
     grid (squares) and the largest change since the last still frame no tower read explains
-    (squares)."""
+    (squares), and the longest stretch of the table round the board that is not table (mm)."""
 
     smooth_squares: float
     changed_squares: float = 0.0
+    #: the longest stretch of the table round the board unlike the table (mm, :func:`table_crossing`)
+    table_run_mm: float = 0.0
 
     @property
     def hand(self) -> bool:
-        return self.smooth_squares >= MIN_SMOOTH_SQUARES or self.changed_squares >= MIN_CHANGE_SQUARES
+        return (self.smooth_squares >= MIN_SMOOTH_SQUARES or self.changed_squares >= MIN_CHANGE_SQUARES
+                or self.table_run_mm >= MIN_ARM_RUN_MM)
 
 
 def _poly_mask(shape: tuple[int, int], poly: np.ndarray) -> np.ndarray:
@@ -122,3 +126,97 @@ def unexplained_change(grey: np.ndarray, reference: np.ndarray, geo: BoardGeomet
     if n <= 1:
         return 0.0
     return float(stats[1:, cv2.CC_STAT_AREA].max()) / (SQUARE_MM * ppm) ** 2
+
+
+# ------------------------------------------------------------------ the table round the board
+#: white paper the board sheet leaves round what is printed (mm; the printed sheet's margin)
+PAPER_MARGIN_MM = 12.0
+#: the band on the table round the board: its middle this far beyond the paper's edge, and its
+#: width (mm): 15–45 mm out, clear of the paper however it was cut and close enough that towers
+#: rarely lean over it
+TABLE_BAND_MM = (30.0, 30.0)
+#: an arm crosses the band over at least this much of its length (a wrist is 50 mm wide)
+MIN_ARM_RUN_MM = 36.0
+#: a position darker than the table by more than the anomaly allows, of the table's colour within
+#: this (log-chroma units × 20), is the table in a tower's shadow
+SHADOW_CHROMA = 4.0
+#: ... or bluer than the table by up to this (the ambient light's colour)
+SHADOW_BLUE = 9.0
+
+
+class TableBand:
+    """The band of table round the board paper, as :mod:`companion.vision.hands` reads a band:
+    a loop (board mm, z = 0) sampled every ``step`` mm, :attr:`hand_band` wide."""
+
+    hand_band = (TABLE_BAND_MM[0], TABLE_BAND_MM[1])
+
+    def band_loop(self, step: float = 3.0, outside: bool = False) -> np.ndarray:
+        x0, y0, x1, y1 = BOARD.extent_mm
+        d = PAPER_MARGIN_MM + TABLE_BAND_MM[0]
+        corners = np.array([[x0 - d, y0 - d], [x1 + d, y0 - d], [x1 + d, y1 + d], [x0 - d, y1 + d]])
+        out = []
+        for a, b in zip(corners, np.roll(corners, -1, axis=0)):
+            n = max(1, int(np.linalg.norm(b - a) // step))
+            t = np.arange(n)[:, None] / n
+            out.append(a + (b - a) * t)
+        return np.concatenate(out)
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """The longest stretch of the table band (mm) unlike the table, and its mean anomaly."""
+
+    run_mm: float
+    score: float = 0.0
+
+    @property
+    def hand(self) -> bool:
+        return self.run_mm >= MIN_ARM_RUN_MM
+
+
+def table_crossing(image: np.ndarray, geo: BoardGeometry, hidden: np.ndarray | None = None,
+                   step: float = 3.0) -> TableCheck:
+    """Does an arm cross the table round the board? An arm reaching the board comes from a
+    player outside it, so it crosses the table band (:class:`TableBand`) on its way, where
+    nothing of the game stands. The band is compared with itself
+    (:func:`companion.vision.hands.anomaly`); ``hidden`` (frame-size mask): what towers read
+    lean over the band, which is not judged. A stretch darker than the table but of its colour
+    (and, on a grained top, as grained) is a tower's shadow, allowed to be much darker."""
+    layout = TableBand()
+    feats, inside, _ = band.band_features(image, geo.view, layout, hidden)
+    ok = inside
+    if ok.sum() < 20:
+        return TableCheck(0.0)
+    med = np.median(feats[ok, :4], axis=0)
+    chroma_off = np.hypot(feats[:, 0] - med[0], feats[:, 1] - med[1])
+    darker = feats[:, 2] < med[2] - 6.0
+    grained = feats[:, 3] > 0.5 * med[3] if med[3] > 1.0 else np.ones(len(feats), bool)
+    feats = feats.copy()
+    # the light in a shadow is the room's ambient light, often bluer than the lamp or the sun:
+    # a shadow may lean towards blue (blue chroma up, red down by as much), never towards red
+    d0, d1 = feats[:, 0] - med[0], feats[:, 1] - med[1]
+    bluer = (d0 > 0) & (d1 < 0) & (chroma_off < SHADOW_BLUE) & (np.abs(d0 + d1) < 0.5 * chroma_off)
+    feats[:, 4] = (darker & ((chroma_off < SHADOW_CHROMA) | bluer) & grained).astype(np.float32)
+    z = band.anomaly(feats, ok)
+    best, score = 0, 0.0
+    for s, n in band._runs(z > band.THRESHOLD):
+        if n > best:
+            idx = (s + np.arange(n)) % len(z)
+            best, score = n, float(z[idx].mean())
+    return TableCheck(best * step, score)
+
+
+def towers_mask(shape: tuple[int, int], geo: BoardGeometry, heights: np.ndarray, pad_px: int = 3) -> np.ndarray:
+    """Frame pixels (frame-size mask) the towers read cover, each as its box from the board to
+    its top plus a flag's height (the band is not judged where a tower leans over it)."""
+    from companion.vision.terra.kit import POLE_HEIGHT
+
+    mask = np.zeros(shape, np.uint8)
+    for sq in np.nonzero(np.asarray(heights) > 0)[0]:
+        box = geo.tower_corners(int(sq), int(heights[sq]))
+        box[4:, 2] += POLE_HEIGHT
+        hull = cv2.convexHull(np.round(geo.project(box) * 16).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 4)
+    if pad_px > 0:
+        mask = cv2.dilate(mask, np.ones((2 * pad_px + 1, 2 * pad_px + 1), np.uint8))
+    return mask

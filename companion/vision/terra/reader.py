@@ -136,6 +136,10 @@ class TerraReader:
             return Reading(located, first)
         palette = Palette(paper_colours(white), top, _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
+        leaning = hands.towers_mask(image.shape[:2], geo, heights.heights)
+        table = hands.table_crossing(image, geo, leaning)
+        if table.hand:
+            return Reading(located, hands.HandCheck(first.smooth_squares, table_run_mm=table.run_mm), heights)
         ref = self._reference
         anchor = geo.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
         same = ref is not None and np.max(np.abs(anchor - ref[2])) <= MOVED_PX
@@ -143,7 +147,7 @@ class TerraReader:
         if same:
             assert ref is not None
             changed = hands.unexplained_change(smp.grey, ref[0], geo, smp.origin, ref[1], heights.heights)
-        second = hands.HandCheck(first.smooth_squares, changed)
+        second = hands.HandCheck(first.smooth_squares, changed, table.run_mm)
         if second.hand:
             self._streak = self._streak + 1 if second.changed_squares >= hands.MIN_CHANGE_SQUARES \
                 and first.smooth_squares < hands.MIN_SMOOTH_SQUARES else 0
