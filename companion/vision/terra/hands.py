@@ -15,7 +15,12 @@ Two things a board of towers never shows and an arm does:
   read differently than one still moment can hold is an arm too (the heights read under an
   arm are whatever its surface looks like).
 
-Either is enough. The first needs no history (a single photograph), but only sees a palm or a
+* **a stretch of the table round the board that is not table.** An arm reaching the board
+  comes from a player outside it and crosses the table beside the paper, where nothing of the
+  game stands (:func:`table_crossing`, run once the heights are read so that towers leaning
+  over the band are left out).
+
+Any one is enough. The first needs no history (a single photograph), but only sees a palm or a
 forearm lying over the grid; the second needs the table seen still once before, and sees any
 arm. Both are cheap (a box filter and a difference on the board's crop).
 """
