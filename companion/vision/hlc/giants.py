@@ -100,6 +100,34 @@ def _off_limits(point, layout: Layout) -> bool:
     return any(abs(x - mx) <= m and abs(y - my) <= m for mx, my in layout.marker_centres().values())
 
 
+def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
+              heights: dict[tuple[int, int], int], cube: float, steps: int = 24) -> np.ndarray:
+    """Which table points (N×3, mm) the camera sees past the mountain read: the ray from each
+    point to the camera must pass over every column it crosses (a pawn behind a column is not
+    seen, and the pixels where it would be show whatever stands in front)."""
+    if not heights:
+        return np.ones(len(points), bool)
+    keys = np.array(list(heights), dtype=int)
+    i0, j0 = keys.min(axis=0)
+    i1, j1 = keys.max(axis=0)
+    grid = np.zeros((i1 - i0 + 1, j1 - j0 + 1), np.float64)
+    for (i, j), hgt in heights.items():
+        grid[i - i0, j - j0] = hgt * cube
+    # only the first stretch of each ray can meet the mountain (no higher than its top)
+    top = float(grid.max())
+    d = camera[None, :] - points
+    reach = np.clip((top - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
+    t = np.linspace(0.02, 1.0, steps)
+    q = points[:, None, :] + (t[None, :, None] * reach[:, None, None]) * d[:, None, :]
+    cells = np.floor(lattice.to_cells(q[..., :2].reshape(-1, 2))).astype(int)
+    ci, cj = cells[:, 0] - i0, cells[:, 1] - j0
+    inside = (ci >= 0) & (ci < grid.shape[0]) & (cj >= 0) & (cj < grid.shape[1])
+    under = np.zeros(len(cells), np.float64)
+    under[inside] = grid[ci[inside], cj[inside]]
+    blocked = (q[..., 2].reshape(-1) < under - 1.0).reshape(len(points), steps)
+    return ~blocked.any(axis=1)
+
+
 def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
                 layout: Layout, model: ColourModel, white: tuple[float, float, float] | None,
                 table=None) -> list[GiantReading]:
@@ -117,8 +145,10 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     best: dict[str, GiantReading] = {}
     pts_all = np.concatenate([_pawn_points(lattice, c, lvl, layout) for c, lvl in cands])
     px_all = view.project(pts_all).reshape(len(cands), -1, 2)
-    for (cell, level), px in zip(cands, px_all):
-        ok = (px[:, 0] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] >= 0) & (px[:, 1] < h - 1)
+    seen_all = _unhidden(pts_all, view.pose.camera_position, lattice, heights,
+                         layout.cube).reshape(len(cands), -1)
+    for (cell, level), px, seen in zip(cands, px_all, seen_all):
+        ok = (px[:, 0] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] >= 0) & (px[:, 1] < h - 1) & seen
         if ok.sum() < 6:
             continue
         q = px[ok].astype(np.float32).reshape(-1, 1, 2)
