@@ -253,8 +253,10 @@ def reader_for(source: AltitudeSequenceSource, *, seats: tuple[str, ...] | None 
     if seats is None:
         seats = tuple(getattr(getattr(source, "script", None), "players", ()) or
                       [m.seat for m in start.mountains] or ("red", "yellow", "blue", "green"))
+    # the deck's duplicates (the same kind, value and label) are printed alike
+    twins = {c.id: f"{c.kind}/{c.value}/{c.label}" for c in start.cards}
     return make_reader(camera=source.shot.view.camera, table_layout=table_layout(start.layout),
-                       layout=start.layout, cards=lib, seats=seats)
+                       layout=start.layout, cards=lib, seats=seats, twins=twins)
 
 
 def gate_for(source: AltitudeSequenceSource) -> Any:

@@ -173,6 +173,10 @@ class CardMatcher:
     names: tuple[str, ...]
     faces_bgr: tuple[np.ndarray, ...] = field(repr=False)
     face_sigma: float = 1.0
+    #: cards printed alike (a deck's duplicates: name → the design they share). A reading is as
+    #: sure as the gap to the nearest face of *another* design: telling one copy of a design
+    #: from another matters to nobody at the table, so a near tie between copies is no doubt.
+    twins: dict[str, str] = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
@@ -310,7 +314,10 @@ class CardMatcher:
         errs = residuals(win, np.stack([half[i].reshape(-1, 3)[sel] for i in short]), wts)
         ranked = sorted(zip(errs.tolist(), short))
         mse, i1 = ranked[0]
-        runner, r_mse = (self.names[ranked[1][1]], ranked[1][0]) if len(ranked) > 1 else (None, float("inf"))
+        design = self.twins.get(self.names[i1], self.names[i1])
+        others = [(e, i) for e, i in ranked[1:]
+                  if self.twins.get(self.names[i], self.names[i]) != design]
+        runner, r_mse = (self.names[others[0][1]], others[0][0]) if others else (None, float("inf"))
         shift = ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM)
         n_cmp = int(sel.sum())
         explained = 1.0 - mse / max(query_variance(win, wts), 1e-9)

@@ -18,7 +18,7 @@ check for an arm (:mod:`.hands`). Cards are recognised against the faces enrolle
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -67,7 +67,8 @@ class AltitudeReader:
     lens calibration; ``table_layout``: where the table markers lie (``companion calibrate
     table``); ``layout``: the seats' areas and the piles' spots (:mod:`.layout`); ``seats``:
     the seats to look at (all four by default; naming only the seats in play is quicker);
-    ``reuse_pose``: keep the last frame's pose while its markers stay put (a still camera)."""
+    ``reuse_pose``: keep the last frame's pose while its markers stay put (a still camera);
+    ``twins``: cards printed alike, name → shared design (see :class:`CardMatcher`)."""
 
     cards: Any
     camera: CameraModel | None = None
@@ -75,6 +76,7 @@ class AltitudeReader:
     layout: AltitudeLayout = DEFAULT_LAYOUT
     seats: tuple[str, ...] = SEATS
     reuse_pose: bool = True
+    twins: dict[str, str] | None = None
     matcher: CardMatcher = field(init=False)
     locator: TableLocator = field(init=False)
 
@@ -86,6 +88,8 @@ class AltitudeReader:
         else:
             raise BadInput("the Altitude reader needs the enrolled cards",
                            hint="run `companion calibrate cards --game altitude` first")
+        if self.twins:
+            self.matcher = replace(self.matcher, twins=dict(self.twins))
         unknown = [s for s in self.seats if s not in SEATS]
         if unknown:
             raise BadInput(f"unknown seat(s) {', '.join(unknown)}; the seats are {', '.join(SEATS)}")
@@ -301,7 +305,7 @@ def make_reader(**kwargs: Any) -> AltitudeReader:
                        hint="run `companion calibrate cards --game altitude` first")
     if "seats" in kwargs:
         kwargs["seats"] = tuple(kwargs["seats"])
-    allowed = {"camera", "table_layout", "layout", "cards", "seats", "reuse_pose"}
+    allowed = {"camera", "table_layout", "layout", "cards", "seats", "reuse_pose", "twins"}
     unknown = set(kwargs) - allowed
     if unknown:
         raise BadInput(f"the Altitude reader takes no {', '.join(sorted(unknown))}",
