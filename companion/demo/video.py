@@ -12,14 +12,18 @@ gate otherwise).
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import UserError
 from companion.games import get_game
 from companion.games.script import Script
 from companion.runtime.loop import RefereeLoop
 from companion.runtime.table import Table
+
+log = logging.getLogger(__name__)
 
 #: the demo module of each game (the package names the vision and synth packages use)
 DEMO_MODULES = {
@@ -48,13 +52,20 @@ class ScriptedTable:
         if referee is None or step < 0:
             return
         kind = self.script.steps[step].kind
-        if referee.session.question is not None and step not in self.answered:
-            self.answered.add(step)
-            table.act("answer", {"choice": dict(self.script.steps[step].move)}, actor="script")
-        if kind == "let_stand" and referee.session.pending_illegal is not None \
-                and step not in self.stood:
-            self.stood.add(step)
-            table.act("let_stand", actor="script")
+        try:
+            if referee.session.question is not None and step not in self.answered:
+                self.answered.add(step)
+                table.act("answer", {"choice": dict(self.script.steps[step].move)}, actor="script")
+            if kind == "let_stand" and referee.session.pending_illegal is not None \
+                    and step not in self.stood:
+                self.stood.add(step)
+                table.act("let_stand", actor="script")
+        except UserError as exc:
+            # the referee asked something the script did not expect (the camera misread an
+            # earlier position): the players' scripted answer does not fit, so the question
+            # stays open for a person, as at a real table
+            log.warning("step %d: the script's answer does not fit the referee's question: %s",
+                        step, exc)
 
 
 def play_video(table: Table, script: Script, *, seed: int = 0, realtime: bool = False,
