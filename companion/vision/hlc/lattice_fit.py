@@ -181,8 +181,12 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
 
 
 def find_lattice(image: np.ndarray, view: View, anchor: tuple[float, float], *, pitch: float = 20.0,
-                 levels: int = 6, region: np.ndarray | None = None) -> tuple[Lattice, float]:
-    """The lattice of the cubes in ``image`` and a strength (0 when no grid is seen)."""
+                 levels: int = 6, region: np.ndarray | None = None,
+                 hint_deg: float | None = None) -> tuple[Lattice, float]:
+    """The lattice of the cubes in ``image`` and a strength (0 when no grid is seen).
+    ``hint_deg``: the angle found in an earlier frame of the same table, tried as well (the
+    cubes are rarely turned between two frames, and the angle from edge directions alone can
+    start the refinement too far from it)."""
     angle, _ = find_angle(image, view, region if region is not None else np.ones(image.shape[:2], np.float32))
     g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grey_log = cv2.GaussianBlur(np.log(g + 8.0), (0, 0), 0.7)
@@ -199,6 +203,9 @@ def find_lattice(image: np.ndarray, view: View, anchor: tuple[float, float], *, 
         cands = [best - step, best, best + step]
         best = max(cands, key=lambda a: at(a)[3])
         step /= 2
+    if hint_deg is not None:
+        hint = (hint_deg + 45.0) % 90.0 - 45.0
+        best = max([best, hint, hint - 0.25, hint + 0.25], key=lambda a: at(a)[3])
     angle = best
     ou, ov, strength, _ = at(angle)
     a = math.radians(angle)

@@ -127,14 +127,15 @@ def care_mask(grid: Grid, layout: Layout, image_size: tuple[int, int]) -> np.nda
 
 
 def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int = 7,
-                  lattice: Lattice | None = None, em_rounds: int = 4) -> MountainReading:
+                  lattice: Lattice | None = None, em_rounds: int = 4,
+                  hint_deg: float | None = None) -> MountainReading:
     size = (image.shape[1], image.shape[0])
     notes: list[str] = []
     strength = 1.0
     if lattice is None:
         region = mountain_region(view, layout, size, levels)
         lattice, strength = find_lattice(image, view, layout.anchor_xy, pitch=layout.pitch,
-                                         levels=levels - 1, region=region)
+                                         levels=levels - 1, region=region, hint_deg=hint_deg)
     radius = layout.mountain_radius / layout.pitch
     grid = Grid(view, lattice, size, radius=radius, levels=levels)
     if grid.cell_size_px() >= 2 * MIN_CELL_PX:

@@ -112,6 +112,8 @@ class HlcReader:
         self.levels = levels
         self.hand_detector = hands.HandDetector(layout)
         self.last = Diagnostics()
+        #: the lattice angle of the last frame read with a clear lattice (tried again first)
+        self.last_angle: float | None = None
 
     # ------------------------------------------------------------------------ the table
     def locate(self, image: np.ndarray) -> View | None:
@@ -163,7 +165,7 @@ class HlcReader:
         t1 = time.perf_counter()
         lay = self.layout
         white = paper_white(image, view, lay)
-        mountain = read_mountain(image, view, lay, levels=self.levels)
+        mountain = read_mountain(image, view, lay, levels=self.levels, hint_deg=self.last_angle)
         table = mountain.search.evidence.table
         giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white, table)
         if giants:
@@ -181,6 +183,8 @@ class HlcReader:
         board = {"lattice": mountain.lattice.to_json()}
         if check.hand:
             return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
+        if mountain.cubes:
+            self.last_angle = mountain.lattice.angle_deg
         pieces = [Piece(kind="cube", cell=(i, j), level=k, conf=round(mountain.conf.get((i, j, k), 0.5), 4))
                   for i, j, k in sorted(mountain.cubes, key=lambda c: (c[2], c[1], c[0]))]
         pieces += [Piece(kind="giant", cell=g.cell, level=g.level, conf=g.conf, attrs={"colour": g.colour})
