@@ -26,6 +26,7 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections import Counter
 from typing import Any
 
 HELP = "referee loop on rendered games: moves right with rules vs raw reading, latency, idle CPU"
@@ -68,8 +69,8 @@ def piece_key(piece: dict[str, Any]) -> tuple:
 
 def exact(observation: Any, truth: dict[str, Any]) -> bool:
     """Whether a reading equals the synthetic table's truth, piece for piece."""
-    seen = sorted(piece_key(p) for p in observation.to_json().get("pieces", ()))
-    want = sorted(piece_key(p) for p in truth["observation"].get("pieces", ()))
+    seen = Counter(piece_key(p) for p in observation.to_json().get("pieces", ()))
+    want = Counter(piece_key(p) for p in truth["observation"].get("pieces", ()))
     return seen == want
 
 
