@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion import events as ev
-from companion.demo.terra import DEMO_BOARD, demo_source
+from companion.demo.terra import DEMO_BOARD, demo_source, gate_for
 from companion.games import get_game
 from companion.games.terra_turrium.scripts import demo_script
 from companion.referee.scripted import compare
@@ -22,8 +22,6 @@ from companion.runtime.table import Table
 from companion.synth.terra.colour_shot import learn_colours
 from companion.synth.terra.generate import table_layout
 from companion.vision.terra.reader import TerraReader
-
-from .gate import StillGate
 
 
 #: the script steps the video plays: the opening up to its third illegal move
@@ -40,7 +38,7 @@ def test_a_scripted_game_is_refereed_from_the_video(data_dir):
                          colours=learn_colours(DEMO_BOARD, source.shot))
     table = Table(data_dir)
     referee = table.start_game(script.game, list(script.players), dict(script.options), seed=script.seed)
-    loop = RefereeLoop(table, source, reader, StillGate(), keyframes=False)
+    loop = RefereeLoop(table, source, reader, gate_for(source), keyframes=False)
     answered: set[int] = set()
     stood: set[int] = set()
     state_before: dict[int, object] = {}

@@ -20,7 +20,8 @@ class Photo:
     truth: TerraTruth
 
 
-def photograph(scene: TerraScene, shot: Shot) -> Photo:
-    """Draw ``scene`` as ``shot``'s camera sees it, with exact ground truth."""
-    rendered = render_terra(scene, shot)
+def photograph(scene: TerraScene, shot: Shot, frame: int | None = None) -> Photo:
+    """Draw ``scene`` as ``shot``'s camera sees it, with exact ground truth (``frame``: a
+    video's frame number, for its own sensor noise)."""
+    rendered = render_terra(scene, shot, frame)
     return Photo(rendered.image, make_truth(scene, shot, rendered))

@@ -446,8 +446,10 @@ def _painter_order(scene: TerraScene, camera_table: np.ndarray) -> list[int]:
     return [k[2] for k in sorted(keys)]
 
 
-def render_terra(scene: TerraScene, shot: Shot) -> RenderedTerra:
-    """Draw ``scene`` as ``shot``'s camera sees it: the frame and its id map."""
+def render_terra(scene: TerraScene, shot: Shot, frame: int | None = None) -> RenderedTerra:
+    """Draw ``scene`` as ``shot``'s camera sees it: the frame and its id map. ``frame``: the
+    frame's number in a video (its sensor noise is its own; the table and its pieces, drawn
+    from ``shot.seed``, stay the same from frame to frame, as a still table does)."""
     p = _Painter(scene, shot)
     blocks = _blocks(scene)
     occ = _Occluders()
@@ -484,7 +486,8 @@ def render_terra(scene: TerraScene, shot: Shot) -> RenderedTerra:
     size = shot.view.camera.size
     linear = optics.distort(p.canvas, p.img, size)
     ids = optics.distort(p.canvas, p.ids, size, nearest=True)
-    image = optics.sensor(linear, np.random.default_rng([shot.seed, 2]), exposure=shot.exposure,
+    noise_rng = np.random.default_rng([shot.seed, 2] if frame is None else [shot.seed, 2, frame])
+    image = optics.sensor(linear, noise_rng, exposure=shot.exposure,
                           noise=shot.noise, blur=shot.blur, jpeg=shot.jpeg)
     return RenderedTerra(image, ids)
 

@@ -107,8 +107,7 @@ class TerraSequenceSource(FrameSource):
         self._next += 1
         planned = self.frames[index]
         self.last = planned
-        shot = replace(self.shot, seed=(self.shot.seed * 7919 + index) % (2**31 - 1))
-        photo = photograph(planned.scene, shot)
+        photo = photograph(planned.scene, self.shot, frame=index)
         truth = photo.truth.to_json()
         truth["step"] = planned.step
         truth["still"] = planned.still
