@@ -23,6 +23,7 @@ Reported per game:
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import tempfile
 import time
@@ -59,12 +60,10 @@ def bench_scripts(game: str, count: int) -> list[Any]:
 
 
 def piece_key(piece: dict[str, Any]) -> tuple:
-    """A piece as the benchmark compares it: what it is and where, not how sure or exactly
-    where in millimetres."""
-    attrs = tuple(sorted((k, str(v)) for k, v in (piece.get("attrs") or {}).items()))
-    cell = piece.get("cell")
-    return (piece.get("kind"), tuple(cell) if cell is not None else None, piece.get("level"),
-            piece.get("zone"), attrs)
+    """A piece as the benchmark compares it: what it is, where, and what it shows (colour, face,
+    card...), not how sure the reader is or exactly where in millimetres."""
+    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in piece.items()
+                        if k not in ("conf", "xyz")))
 
 
 def exact(observation: Any, truth: dict[str, Any]) -> bool:
