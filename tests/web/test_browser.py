@@ -16,6 +16,20 @@ TABLET_PORTRAIT = {"width": 820, "height": 1180}
 TIMEOUT = 15_000
 
 
+def wait_for_js(page, expression: str, timeout_s: float = 20.0) -> None:
+    """Poll ``expression`` from the test's side until it is true. (Playwright's own
+    ``wait_for_function`` polls inside the page with ``eval``, which the dashboard's Content
+    Security Policy rightly forbids, so it fails whenever the first try is too early.)"""
+    import time as _time
+
+    deadline = _time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if _time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+
 def camera_frame() -> np.ndarray:
     """Something camera-like for the camera panel: a wooden table with a few cubes."""
     rng = np.random.default_rng(5)
@@ -122,12 +136,12 @@ def test_the_referee_at_the_tablet(page, table, artifacts_dir):
     # the image a verdict was judged from, on tap
     page.click("#log li.move-judged button.kf >> nth=0")
     page.wait_for_selector("#keyframe-dialog[open]")
-    page.wait_for_function("document.querySelector('#keyframe-img').naturalWidth > 0")
+    wait_for_js(page, "document.querySelector('#keyframe-img').naturalWidth > 0")
     page.screenshot(path=str(artifacts_dir / "dashboard-keyframe.png"))
     page.click("#keyframe-dialog .close-dialog")
 
     # the camera view shows the shared feed
-    page.wait_for_function("document.querySelector('#camera-img').naturalWidth === 960")
+    wait_for_js(page, "document.querySelector('#camera-img').naturalWidth === 960")
 
     # French by default, English on a tap, and back
     assert page.inner_text(".log-card h2") == "Journal des coups"
@@ -200,7 +214,7 @@ def test_calibration_with_a_live_preview(browser, server, table, artifacts_dir):
         page.wait_for_selector("body[data-ready='1']")
         page.click(".tab[data-view='calibrate']")
         page.wait_for_selector("#cal-result p:has-text('0, 1, 2, 3')")
-        page.wait_for_function("document.querySelector('#cal-img').naturalWidth === 960")
+        wait_for_js(page, "document.querySelector('#cal-img').naturalWidth === 960")
         assert not page.locator("#cal-overlay").is_visible()  # no reader's drawings on this frame
         full_screenshot(page, artifacts_dir / "dashboard-calibration-table.png")
         page.click(".steps [data-step='cards']")
