@@ -89,13 +89,14 @@ def collect(frames: int, seed: int, log=print) -> Dataset:
     """Features of every square of ``frames`` rendered frames (see the module docstring)."""
     from companion.vision.terra.reader import TerraReader
 
-    placeholder = HeightModel(Scorer.linear(np.zeros(len(FEATURE_NAMES))), FEATURE_NAMES)
+    # features are collected before any scorer is fitted: a neutral one stands in for it
+    untrained = HeightModel(Scorer.linear(np.zeros(len(FEATURE_NAMES))), FEATURE_NAMES)
     feats, heights, visible, frame = [], [], [], []
     t0 = time.perf_counter()
     for i in range(frames):
         scene, shot = corpus_item(seed, i, tilt_deg=TILTS[i % len(TILTS)])
         photo = photograph(scene, shot)
-        reader = TerraReader(camera=shot.view.camera, layout=table_layout(), model=placeholder,
+        reader = TerraReader(camera=shot.view.camera, layout=table_layout(), model=untrained,
                              colours=learn_colours(scene, shot))
         rows = reader.features_for_tuning(photo.image, np.asarray(photo.truth.heights))
         if rows is None:
