@@ -78,3 +78,20 @@ def _fmt(value: Any) -> str:
 
 def dump_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+#: the camera tilt bands the per-game vision benches report by (degrees, the last one closed)
+TILT_BANDS = ((0.0, 5.0), (5.0, 15.0), (15.0, 25.0), (25.0, 35.01))
+
+
+def tilt_band(tilt: float, bands: tuple[tuple[float, float], ...] = TILT_BANDS) -> str:
+    """The name of the band a camera tilt falls in (``"5–15°"``)."""
+    for lo, hi in bands:
+        if lo <= tilt < hi:
+            return f"{lo:g}–{min(hi, 35):g}°"
+    return f"{tilt:.0f}°"
+
+
+def ratio(right: int, total: int) -> float | str:
+    """``right / total`` to four places, or a dash when there is nothing to count."""
+    return round(right / total, 4) if total else "–"

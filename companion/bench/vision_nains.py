@@ -28,8 +28,6 @@ from typing import Any
 
 HELP = "La Ville des Nains reader: dice, pool, building stones, tower by tilt and light, hands, speed"
 
-TILT_BANDS = ((0.0, 5.0), (5.0, 15.0), (15.0, 25.0), (25.0, 35.01))
-
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=60, help="rendered frames (default 60)")
@@ -38,22 +36,11 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="share of frames with an arm over the table (default 0.2)")
 
 
-def _band(tilt: float) -> str:
-    for lo, hi in TILT_BANDS:
-        if lo <= tilt < hi:
-            return f"{lo:g}–{min(hi, 35):g}°"
-    return f"{tilt:.0f}°"
-
-
-def _ratio(right: int, total: int) -> float | str:
-    return round(right / total, 4) if total else "–"
-
-
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from dataclasses import replace
 
     from calibration.boards import TableLayout
-    from companion.bench.common import machine, pin_one_core, print_table
+    from companion.bench.common import machine, pin_one_core, print_table, ratio, tilt_band
     from companion.synth.nains.colour_shot import learn_colours
     from companion.synth.nains.corpus import corpus, score
     from companion.synth.nains.render import draw, expose
@@ -79,7 +66,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             still.append((time.perf_counter() - t0) * 1000)
         counts = score(item.truth, observation_of(reading))
         hand_frames += int(item.truth.hand_over_table)
-        for key in (("tilt", _band(item.tilt_deg)), ("light", item.light), ("all", "all")):
+        for key in (("tilt", tilt_band(item.tilt_deg)), ("light", item.light), ("all", "all")):
             for k, v in counts.items():
                 groups[key][k] += v
             groups[key]["frames"] += 1
@@ -89,14 +76,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         right = c["dice_right"] + c["pool_right"] + c["stones_right"] + c["towers_right"]
         rows.append({
             "by": kind, "group": name, "frames": c["frames"],
-            "pieces": _ratio(right, pieces),
-            "dice": _ratio(c["dice_right"], c["dice"]),
-            "pool_recall": _ratio(c["pool_right"], c["pool"]),
-            "pool_precision": _ratio(c["pool_read_right"], c["pool_read"]),
-            "stones": _ratio(c["stones_right"], c["stones"]),
-            "stones_precision": _ratio(c["stones_read_right"], c["stones_read"]),
-            "hidden_stones": _ratio(c["hidden_right"], c["hidden"]),
-            "tower": _ratio(c["towers_right"], c["towers"]),
+            "pieces": ratio(right, pieces),
+            "dice": ratio(c["dice_right"], c["dice"]),
+            "pool_recall": ratio(c["pool_right"], c["pool"]),
+            "pool_precision": ratio(c["pool_read_right"], c["pool_read"]),
+            "stones": ratio(c["stones_right"], c["stones"]),
+            "stones_precision": ratio(c["stones_read_right"], c["stones_read"]),
+            "hidden_stones": ratio(c["hidden_right"], c["hidden"]),
+            "tower": ratio(c["towers_right"], c["towers"]),
             "n_stones": c["stones"], "n_hidden": c["hidden"],
             "hands_as_position": c["hand_read_as_position"],
             "positions_as_hand": c["position_read_as_hand"], "table_not_found": c["unreadable"],

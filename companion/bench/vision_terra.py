@@ -27,8 +27,6 @@ from typing import Any
 
 HELP = "Terra Turrium reader: per-square height and flag accuracy by tilt and light, hands, speed"
 
-TILT_BANDS = ((0.0, 5.0), (5.0, 15.0), (15.0, 25.0), (25.0, 35.01))
-
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=300, help="rendered frames (default 300)")
@@ -37,19 +35,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="share of frames with an arm over the board (default 0.2)")
 
 
-def _band(tilt: float) -> str:
-    for lo, hi in TILT_BANDS:
-        if lo <= tilt < hi:
-            return f"{lo:g}–{min(hi, 35):g}°"
-    return f"{tilt:.0f}°"
-
-
-def _ratio(right: int, total: int) -> float | str:
-    return round(right / total, 4) if total else "–"
-
-
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from companion.bench.common import machine, pin_one_core, print_table, summary_ms
+    from companion.bench.common import (machine, pin_one_core, print_table, ratio,
+                                        summary_ms, tilt_band)
     from companion.synth.terra.colour_shot import learn_colours
     from companion.synth.terra.corpus import corpus, score
     from companion.synth.terra.generate import table_layout
@@ -71,7 +59,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         seen = observation_of(reading)
         counts = score(item.truth, seen)
         hand_frames += int(item.truth.hand_over_board)
-        for key in (("tilt", _band(item.tilt_deg)), ("light", item.light), ("all", "all")):
+        for key in (("tilt", tilt_band(item.tilt_deg)), ("light", item.light), ("all", "all")):
             for k, v in counts.items():
                 groups[key][k] += v
             groups[key]["frames"] += 1
@@ -79,11 +67,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for (kind, name), c in sorted(groups.items(), key=lambda kv: (kv[0][0] != "tilt", kv[0])):
         rows.append({
             "by": kind, "group": name, "frames": c["frames"],
-            "squares": _ratio(c["squares_right"], c["squares"]),
-            "towers": _ratio(c["towers_right"], c["towers"]),
-            "flags_recall": _ratio(c["flags_right"], c["flags"]),
-            "flags_precision": _ratio(c["flags_read_right"], c["flags_read"]),
-            "hidden_squares": _ratio(c["hidden_right"], c["hidden"]),
+            "squares": ratio(c["squares_right"], c["squares"]),
+            "towers": ratio(c["towers_right"], c["towers"]),
+            "flags_recall": ratio(c["flags_right"], c["flags"]),
+            "flags_precision": ratio(c["flags_read_right"], c["flags_read"]),
+            "hidden_squares": ratio(c["hidden_right"], c["hidden"]),
             "n_squares": c["squares"], "n_hidden": c["hidden"],
             "hands_as_position": c["hand_read_as_position"], "board_not_found": c["unreadable"],
         })

@@ -38,6 +38,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import signal
     import sys
     import time
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if handle is not None:
             print("the game is over; the dashboard stays open until Ctrl-C", flush=True)
             while True:
-                time.sleep(3600)
+                signal.pause()  # until Ctrl-C (SIGINT raises KeyboardInterrupt)
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
     finally:

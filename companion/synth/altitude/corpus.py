@@ -17,43 +17,20 @@ truth has none is counted too (``extra``).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
 from typing import Any, Iterator
 
 from companion.observation import Observation
 from companion.synth.altitude.generate import AltitudeRanges, corpus_item
-from companion.synth.altitude.photo import Photo, photograph
-from companion.synth.altitude.scene import AltitudeScene
+from companion.synth.altitude.photo import photograph
 from companion.synth.altitude.truth import MIN_VISIBLE, AltitudeTruth
-from companion.synth.scene import Shot
+from companion.synth.corpora import CorpusItem as RenderedItem, rendered_corpus
 
-_RANGE_FIELDS = {f.name for f in fields(AltitudeRanges)}
 #: the kinds of cards counted apart
 KINDS = ("full", "quarter", "half", "discard", "drawn", "kept")
 
 
-@dataclass(frozen=True)
-class CorpusItem:
-    index: int
-    scene: AltitudeScene
-    shot: Shot
-    photo: Photo
-
-    @property
-    def image(self):
-        return self.photo.image
-
-    @property
-    def truth(self) -> AltitudeTruth:
-        return self.photo.truth
-
-    @property
-    def tilt_deg(self) -> float:
-        return float(self.shot.view.pose.tilt_deg)
-
-    @property
-    def light(self) -> str:
-        return self.shot.light.name
+class CorpusItem(RenderedItem):
+    """A rendered table of the corpus (see :class:`companion.synth.corpora.CorpusItem`)."""
 
     @property
     def px_per_mm(self) -> float:
@@ -68,21 +45,7 @@ class CorpusItem:
 
 def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     """``n`` rendered tables of the corpus ``seed`` (see the module docstring)."""
-    tilt = ranges.pop("tilt_deg", None)
-    light = ranges.pop("light", None)
-    hand = float(ranges.pop("hand_probability", 0.0))
-    unknown = set(ranges) - _RANGE_FIELDS
-    if unknown:
-        raise ValueError(f"unknown corpus ranges: {', '.join(sorted(unknown))}")
-    fixed_tilt = None
-    if isinstance(tilt, (int, float)):
-        fixed_tilt = float(tilt)
-    elif tilt is not None:
-        ranges["tilt_deg"] = (float(tilt[0]), float(tilt[1]))
-    r = AltitudeRanges(**ranges)
-    for i in range(n):
-        scene, shot = corpus_item(seed, i, r, hand_probability=hand, light=light, tilt_deg=fixed_tilt)
-        yield CorpusItem(i, scene, shot, photograph(scene, shot))
+    return rendered_corpus(n, seed, ranges, AltitudeRanges, corpus_item, photograph, CorpusItem)
 
 
 def _key(p) -> tuple:

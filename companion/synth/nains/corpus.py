@@ -22,64 +22,27 @@ Keyword ranges narrow what is drawn (``tilt_deg=20`` or ``tilt_deg=(0, 10)``, ``
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
 from typing import Any, Iterator
 
 from companion.observation import Observation
 from companion.synth.nains.generate import NainsRanges, corpus_item
-from companion.synth.nains.photo import Photo, photograph
-from companion.synth.nains.scene import NainsScene
+from companion.synth.nains.photo import photograph
 from companion.synth.nains.truth import NainsTruth
-from companion.synth.scene import Shot
+from companion.synth.corpora import CorpusItem as RenderedItem, rendered_corpus
 
-_RANGE_FIELDS = {f.name for f in fields(NainsRanges)}
 KEYS = ("dice", "dice_right", "dice_read", "pool", "pool_right", "pool_read", "pool_read_right",
         "stones", "stones_right",
         "stones_read", "stones_read_right", "hidden", "hidden_right", "towers", "towers_right",
         "hand_read_as_position", "position_read_as_hand", "unreadable")
 
 
-@dataclass(frozen=True)
-class CorpusItem:
-    index: int
-    scene: NainsScene
-    shot: Shot
-    photo: Photo
-
-    @property
-    def image(self):
-        return self.photo.image
-
-    @property
-    def truth(self) -> NainsTruth:
-        return self.photo.truth
-
-    @property
-    def tilt_deg(self) -> float:
-        return float(self.shot.view.pose.tilt_deg)
-
-    @property
-    def light(self) -> str:
-        return self.shot.light.name
+#: a rendered table of the corpus
+CorpusItem = RenderedItem
 
 
 def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     """``n`` rendered tables of the corpus ``seed`` (see the module docstring)."""
-    tilt = ranges.pop("tilt_deg", None)
-    light = ranges.pop("light", None)
-    hand = float(ranges.pop("hand_probability", 0.0))
-    unknown = set(ranges) - _RANGE_FIELDS
-    if unknown:
-        raise ValueError(f"unknown corpus ranges: {', '.join(sorted(unknown))}")
-    fixed_tilt = None
-    if isinstance(tilt, (int, float)):
-        fixed_tilt = float(tilt)
-    elif tilt is not None:
-        ranges["tilt_deg"] = (float(tilt[0]), float(tilt[1]))
-    r = NainsRanges(**ranges)
-    for i in range(n):
-        scene, shot = corpus_item(seed, i, r, hand_probability=hand, light=light, tilt_deg=fixed_tilt)
-        yield CorpusItem(i, scene, shot, photograph(scene, shot))
+    return rendered_corpus(n, seed, ranges, NainsRanges, corpus_item, photograph, CorpusItem)
 
 
 def _dice(obs: Observation) -> Counter:

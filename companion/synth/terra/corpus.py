@@ -14,61 +14,24 @@ from one picture, and the figures say so rather than mixing them in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any, Iterator
 
 from companion.observation import Observation
-from companion.synth.scene import Shot
+from companion.synth.corpora import CorpusItem as RenderedItem, rendered_corpus
 from companion.synth.terra.generate import TerraRanges, corpus_item
-from companion.synth.terra.photo import Photo, photograph
-from companion.synth.terra.scene import TerraScene
+from companion.synth.terra.photo import photograph
 from companion.synth.terra.truth import MIN_VISIBLE, TerraTruth
 from companion.vision.terra.kit import SIZE
 
-_RANGE_FIELDS = {f.name for f in fields(TerraRanges)}
 
 
-@dataclass(frozen=True)
-class CorpusItem:
-    index: int
-    scene: TerraScene
-    shot: Shot
-    photo: Photo
-
-    @property
-    def image(self):
-        return self.photo.image
-
-    @property
-    def truth(self) -> TerraTruth:
-        return self.photo.truth
-
-    @property
-    def tilt_deg(self) -> float:
-        return float(self.shot.view.pose.tilt_deg)
-
-    @property
-    def light(self) -> str:
-        return self.shot.light.name
+#: a rendered table of the corpus
+CorpusItem = RenderedItem
 
 
 def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     """``n`` rendered positions of the corpus ``seed`` (see the module docstring)."""
-    tilt = ranges.pop("tilt_deg", None)
-    light = ranges.pop("light", None)
-    hand = float(ranges.pop("hand_probability", 0.0))
-    unknown = set(ranges) - _RANGE_FIELDS
-    if unknown:
-        raise ValueError(f"unknown corpus ranges: {', '.join(sorted(unknown))}")
-    fixed_tilt = None
-    if isinstance(tilt, (int, float)):
-        fixed_tilt = float(tilt)
-    elif tilt is not None:
-        ranges["tilt_deg"] = (float(tilt[0]), float(tilt[1]))
-    r = TerraRanges(**ranges)
-    for i in range(n):
-        scene, shot = corpus_item(seed, i, r, hand_probability=hand, light=light, tilt_deg=fixed_tilt)
-        yield CorpusItem(i, scene, shot, photograph(scene, shot))
+    return rendered_corpus(n, seed, ranges, TerraRanges, corpus_item, photograph, CorpusItem)
 
 
 def _read_heights(seen: Observation) -> tuple[dict[int, int], list[tuple[str, int]]]:
