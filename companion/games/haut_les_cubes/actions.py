@@ -13,7 +13,8 @@ from companion.games.haut_les_cubes.cards import (
     HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
 )
 from companion.games.haut_les_cubes.geometry import (
-    Cell, Cube, adjacent, footprint, is_square, king_distance, neighbours, push_targets,
+    NEIGHBOURS, Cell, Cube, adjacent, footprint, is_square, king_distance, neighbours,
+    push_targets,
 )
 from companion.games.haut_les_cubes.mountain import after_change
 from companion.games.haut_les_cubes.moves import Place, Play
@@ -63,16 +64,40 @@ def removable(state: HlcState, cube: Cube) -> bool:
     return not any(c in giants and state.height(c) == cube[2] + 1 for c in footprint(cube[0], cube[1]))
 
 
+_RELOCATIONS: dict[tuple, list[tuple[tuple[str, Cell], ...]]] = {}
+_RELOCATIONS_LIMIT = 20_000
+
+
 def relocation_options(state: HlcState, removed: Cube,
                        active: int) -> list[tuple[tuple[str, Cell], ...]]:
     """Where isolated giants go after a removal (RULINGS: isolated giants): the set of isolated
     giants is fixed right after the removal; each then moves, in turn order from the active
     player, to a nearest square free at that moment (king distance, then Euclidean). Ties are
-    the owner's choice, so every combination of tied choices is an option."""
+    the owner's choice, so every combination of tied choices is an option.
+
+    The answer depends only on the cubes, the giants, the removed cube and the active seat, and
+    the same question is asked twice for every removal (once to list or draw the move, once to
+    judge it), so answers are remembered. The list returned is shared: do not change it."""
+    x, y = removed[0], removed[1]
+    heights = state.mountain.heights
+    for g in state.giants:  # is any giant on the ground beside the removed cube?
+        if g is not None and x - 1 <= g[0] <= x + 2 and y - 1 <= g[1] <= y + 2 \
+                and g not in heights:
+            break
+    else:
+        return [()]  # nobody can be isolated
+    key = (state.cubes, state.giants, state.players, removed, active)
+    found = _RELOCATIONS.get(key)
+    if found is None:
+        if len(_RELOCATIONS) >= _RELOCATIONS_LIMIT:
+            _RELOCATIONS.clear()
+        found = _RELOCATIONS[key] = _relocation_options(state, removed, active)
+    return found
+
+
+def _relocation_options(state: HlcState, removed: Cube,
+                        active: int) -> list[tuple[tuple[str, Cell], ...]]:
     n = len(state.players)
-    near = {c2 for c in footprint(removed[0], removed[1]) for c2 in neighbours(c)}
-    if not any(g is not None and g in near and state.height(g) == 0 for g in state.giants):
-        return [()]  # no giant on the ground beside the removed cube: nobody is isolated
     after = after_change(state.cubes, removed, added=False)
     heights = after.heights
     order = [(active + k) % n for k in range(n)]
@@ -99,12 +124,12 @@ def relocation_options(state: HlcState, removed: Cube,
             place(k + 1, positions, chosen)
             return
 
-        def key(c: Cell) -> tuple[int, int]:
-            return (king_distance(origin, c), (c[0] - origin[0]) ** 2 + (c[1] - origin[1]) ** 2)
-
-        best = min(key(c) for c in free)
-        for cell in free:
-            if key(cell) == best:
+        ox, oy = origin
+        keys = [(max(abs(cx - ox), abs(cy - oy)), (cx - ox) ** 2 + (cy - oy) ** 2)
+                for cx, cy in free]
+        best = min(keys)
+        for cell, k_cell in zip(free, keys):
+            if k_cell == best:
                 place(k + 1, {**positions, seat: cell}, chosen + ((state.players[seat], cell),))
 
     place(0, {i: p for i, p in enumerate(state.giants) if p is not None}, ())
@@ -127,21 +152,32 @@ def _free_square(state: HlcState, cell: Cell, taken: set[Cell]) -> bool:
     return cell not in taken and (cell in state.mountain.heights or cell in state.mountain.ring)
 
 
-def moaveou_actions(state: HlcState, seat: int) -> Iterator[Play]:
+def moaveou_destinations(state: HlcState, seat: int) -> list[Cell]:
+    """The squares a Moavéou may take ``seat``'s giant to: a free neighbouring square at most
+    one level up (orthogonal neighbours first)."""
     pos = state.giants[seat]
     if pos is None:
-        return
+        return []
     heights = state.mountain.heights
     ring = state.mountain.ring
     level = heights.get(pos, 0)
-    taken = state.occupied()
-    player = state.players[seat]
-    for n in neighbours(pos):
-        if n in taken:
+    giants = state.giants
+    x, y = pos
+    out = []
+    for dx, dy in NEIGHBOURS:
+        n = (x + dx, y + dy)
+        if n in giants:
             continue
         h = heights.get(n)
         if (h is not None and h <= level + 1) or (h is None and n in ring):
-            yield Play(player, MOAVEOU, to=n)
+            out.append(n)
+    return out
+
+
+def moaveou_actions(state: HlcState, seat: int) -> Iterator[Play]:
+    player = state.players[seat]
+    for n in moaveou_destinations(state, seat):
+        yield Play(player, MOAVEOU, to=n)
 
 
 def pushes(state: HlcState, seat: int) -> list[Play]:
@@ -250,6 +286,9 @@ def sample(state: HlcState, seat: int, card: str, rng) -> Play | None:
             cell = low[k - len(high)]
             if cell not in taken:
                 return Play(state.players[seat], HOPLA, to=cell)
+    if card == MOAVEOU:  # the commonest card: draw the destination, build one move
+        found_cells = moaveou_destinations(state, seat)
+        return Play(state.players[seat], MOAVEOU, to=rng.choice(found_cells)) if found_cells else None
     found = actions(state, seat, card)
     return rng.choice(found) if found else None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 from typing import Any, Mapping, Sequence
 
@@ -19,6 +20,27 @@ from companion.games.haut_les_cubes.state import (
     start_reserve,
 )
 from companion.observation import Observation
+
+
+#: copies of each card design, in CARDS order
+_COPIES = tuple(DECK[c] for c in CARDS)
+
+
+def _draw_card(seen: tuple[int, ...], rng: random.Random) -> str:
+    """A card drawn with the odds of the copies not yet seen since the last shuffle.
+
+    This is ``rng.choices(available, weights=copies left)`` written out (one ``rng.random()``
+    and a bisection, exactly as :meth:`random.Random.choices` does, so the same seed draws the
+    same card): random playouts call it once a move."""
+    cards: list[str] = []
+    cumulative: list[int] = []
+    total = 0
+    for card, copies, used in zip(CARDS, _COPIES, seen):
+        if copies > used:
+            total += copies - used
+            cards.append(card)
+            cumulative.append(total)
+    return cards[bisect.bisect(cumulative, rng.random() * (total + 0.0), 0, len(cards) - 1)]
 
 
 class HautLesCubes(Game[HlcState, Move]):
@@ -278,9 +300,7 @@ class HautLesCubes(Game[HlcState, Move]):
             return rng.choice(actions.placements(state))
         if state.phase != PHASE_PLAY or state.turn is None:
             raise MalformedMove("no move: the game is over")
-        cards = self._available_cards(state)
-        weights = [DECK[c] - state.seen[CARDS.index(c)] for c in cards]
-        card = rng.choices(cards, weights=weights)[0]
+        card = _draw_card(state.seen, rng)
         seat = state.turn
         if card == NENLEVSA:
             cubes = [c for c in state.mountain.free_tops if actions.removable(state, c)]

@@ -95,9 +95,14 @@ def _physical(state: HlcState, move: Play, seat: int) -> None:
                 raise MalformedMove(f"there is no cube at {move.cube}")
     giant_moves = []
     if move.card in (MOAVEOU, HOPLA) or (move.card == POUSSTOIA and move.target is None):
-        if move.to is not None:
-            giant_moves.append((seat, move.to))
-    elif move.card in (POUSSTOIA, TVAVOARTOA) and move.target is not None:
+        if move.to is not None:  # one giant moves (the common case, checked directly)
+            giants = state.giants
+            if giants[seat] is None:
+                raise MalformedMove(f"{state.players[seat]}'s giant is not on the table")
+            if move.to in giants and giants.index(move.to) != seat:
+                raise MalformedMove("two giants cannot stand on one square")
+        return
+    if move.card in (POUSSTOIA, TVAVOARTOA) and move.target is not None:
         victim = seat_index(state, move.target)
         if victim == seat and move.card == POUSSTOIA:
             raise MalformedMove("a giant cannot push itself")

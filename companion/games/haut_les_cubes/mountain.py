@@ -18,6 +18,8 @@ _CACHE: dict[frozenset[Cube], "Mountain"] = {}
 _SORTED: dict[frozenset[Cube], tuple[Cell, ...]] = {}
 _UP_TO: dict[tuple[frozenset[Cube], int], tuple[Cell, ...]] = {}
 _CACHE_LIMIT = 50_000
+#: the cells whose ring membership a one-cube change at (0, 0) can change
+_WINDOW = tuple((dx, dy) for dx in range(-1, 3) for dy in range(-1, 3))
 
 
 @dataclass(frozen=True)
@@ -137,8 +139,9 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
             else:
                 heights.pop(c, None)
     # the ring can change only within one cell of the changed cells
-    window = {(cx, cy) for cx in range(x - 1, x + 3) for cy in range(y - 1, y + 3)}
-    ring = set(c for c in parent.ring if c not in window)
+    window = [(x + dx, y + dy) for dx, dy in _WINDOW]
+    ring = set(parent.ring)
+    ring.difference_update(window)
     for cx, cy in window:
         if (cx, cy) not in heights and (
                 (cx + 1, cy) in heights or (cx - 1, cy) in heights or (cx, cy + 1) in heights
@@ -147,15 +150,23 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
                 or (cx + 1, cy - 1) in heights):
             ring.add((cx, cy))
     ring_f = frozenset(ring)
-    # a site can change only if its footprint or its contact cells meet the changed cells
-    lo_x, hi_x, lo_y, hi_y = x - 3, x + 2, y - 3, y + 2
+    # a site depends on the heights and ring membership of its own four cells, which changed
+    # only inside the window: the sites whose footprint meets the window are recomputed
+    lo_x, hi_x, lo_y, hi_y = x - 2, x + 2, y - 2, y + 2
     sites = [s for s in parent.sites
              if s[0] < lo_x or s[0] > hi_x or s[1] < lo_y or s[1] > hi_y]
+    get = heights.get
     for ax in range(lo_x, hi_x + 1):
         for ay in range(lo_y, hi_y + 1):
-            s = _site_ok(ax, ay, heights, ring_f)
-            if s is not None:
-                sites.append(s)
+            # inline _site_ok: this loop is the hot path of random playouts
+            h = get((ax, ay), 0)
+            if get((ax + 1, ay), 0) != h or get((ax, ay + 1), 0) != h \
+                    or get((ax + 1, ay + 1), 0) != h:
+                continue
+            if h == 0 and not ((ax, ay) in ring_f or (ax + 1, ay) in ring_f
+                               or (ax, ay + 1) in ring_f or (ax + 1, ay + 1) in ring_f):
+                continue
+            sites.append((ax, ay, h))
     sites.sort()
     # free tops: only cubes one level below or at the changed cube's level can change
     free = [c for c in parent.free_tops if c != cube and not (
