@@ -65,7 +65,15 @@ def removable(state: HlcState, cube: Cube) -> bool:
 
 
 _RELOCATIONS: dict[tuple, list[tuple[tuple[str, Cell], ...]]] = {}
-_RELOCATIONS_LIMIT = 20_000
+_RELOCATIONS_LIMIT = 1_024
+
+
+def removable_tops(state: HlcState) -> list[Cube]:
+    """Every cube :func:`removable` allows (in the mountain's sorted order of free tops)."""
+    heights = state.mountain.heights
+    under = {(g, heights.get(g, 0) - 1) for g in state.giants if g is not None}
+    return [c for c in state.mountain.free_tops
+            if not any((cell, c[2]) in under for cell in footprint(c[0], c[1]))]
 
 
 def relocation_options(state: HlcState, removed: Cube,
@@ -140,10 +148,9 @@ def nenlevsa_actions(state: HlcState, seat: int) -> Iterator[Play]:
     if len(state.cubes) <= 1:
         return
     player = state.players[seat]
-    for cube in state.mountain.free_tops:
-        if removable(state, cube):
-            for option in relocation_options(state, cube, seat):
-                yield Play(player, NENLEVSA, cube=cube, relocate=option)
+    for cube in removable_tops(state):
+        for option in relocation_options(state, cube, seat):
+            yield Play(player, NENLEVSA, cube=cube, relocate=option)
 
 
 # -- giant moves ------------------------------------------------------------------------------

@@ -303,7 +303,7 @@ class HautLesCubes(Game[HlcState, Move]):
         card = _draw_card(state.seen, rng)
         seat = state.turn
         if card == NENLEVSA:
-            cubes = [c for c in state.mountain.free_tops if actions.removable(state, c)]
+            cubes = actions.removable_tops(state)
             if cubes and len(state.cubes) > 1:
                 cube = rng.choice(cubes)
                 option = rng.choice(actions.relocation_options(state, cube, seat))

@@ -17,7 +17,7 @@ from companion.games.haut_les_cubes.cards import (
     CARDS, DECK, HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA, TITLE, jump_points,
 )
 from companion.games.haut_les_cubes.geometry import (
-    adjacent, cube_contact, cubes_on_top, footprint, king_distance, is_square, push_targets, touches_mountain,
+    adjacent, cube_contact, cubes_on_top, footprint, king_distance, push_targets, touches_mountain,
 )
 from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
@@ -154,10 +154,10 @@ def _check_nenlevsa(state: HlcState, move: Play, seat: int) -> Verdict:
 def _land(state: HlcState, move: Play) -> RuleRef | None:
     """A giant must land on a square (a cube top or table touching a cube)."""
     assert move.to is not None
-    heights = state.heights
     if move.card == NENLEVSA:
         return None
-    if not is_square(move.to, heights):
+    facts = state.mountain  # a square: a cube top, or a ring cell (is_square, precomputed)
+    if move.to not in facts.heights and move.to not in facts.ring:
         return rules.SQUARE_VALID
     return None
 

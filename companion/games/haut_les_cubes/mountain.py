@@ -10,6 +10,7 @@ Nothing here knows about giants or rules; it is pure geometry.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from companion.games.haut_les_cubes.geometry import Cell, Cube, cubes_on_top, heights_of
@@ -17,7 +18,9 @@ from companion.games.haut_les_cubes.geometry import Cell, Cube, cubes_on_top, he
 _CACHE: dict[frozenset[Cube], "Mountain"] = {}
 _SORTED: dict[frozenset[Cube], tuple[Cell, ...]] = {}
 _UP_TO: dict[tuple[frozenset[Cube], int], tuple[Cell, ...]] = {}
-_CACHE_LIMIT = 50_000
+#: small on purpose: random playouts seldom come back to an old mountain, and a big cache of
+#: dicts and sets makes every full garbage collection slower than the recomputations it saves
+_CACHE_LIMIT = 1_024
 #: the cells whose ring membership a one-cube change at (0, 0) can change
 _WINDOW = tuple((dx, dy) for dx in range(-1, 3) for dy in range(-1, 3))
 
@@ -153,8 +156,10 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
     # a site depends on the heights and ring membership of its own four cells, which changed
     # only inside the window: the sites whose footprint meets the window are recomputed
     lo_x, hi_x, lo_y, hi_y = x - 2, x + 2, y - 2, y + 2
-    sites = [s for s in parent.sites
-             if s[0] < lo_x or s[0] > hi_x or s[1] < lo_y or s[1] > hi_y]
+    old = parent.sites  # sorted: the columns lo_x..hi_x are one slice of it
+    start = bisect_left(old, (lo_x,))
+    stop = bisect_left(old, (hi_x + 1,), start)
+    sites = [s for s in old[start:stop] if s[1] < lo_y or s[1] > hi_y]
     get = heights.get
     for ax in range(lo_x, hi_x + 1):
         for ay in range(lo_y, hi_y + 1):
@@ -168,6 +173,7 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
                 continue
             sites.append((ax, ay, h))
     sites.sort()
+    sites = old[:start] + tuple(sites) + old[stop:]
     # free tops: only cubes one level below or at the changed cube's level can change
     free = [c for c in parent.free_tops if c != cube and not (
         added and c[2] == z - 1 and abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1)]
@@ -179,4 +185,4 @@ def _derive(parent: Mountain, cubes: frozenset[Cube], cube: Cube, added: bool) -
                     and not cubes_on_top(c, cubes):
                 free.append(c)
     free.sort()
-    return Mountain(cubes, heights, ring_f, tuple(sites), tuple(free))
+    return Mountain(cubes, heights, ring_f, sites, tuple(free))
