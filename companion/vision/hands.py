@@ -321,15 +321,20 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
     lit = np.quantile(lb[sel], 0.7)
     dark = np.clip(lit - lb, 0, None) * sel
     best, best_mask = 0.0, None
-    for el in (20, 27, 35, 45, 58, 75):
-        for az in range(0, 360, 15):
-            a, e = np.radians(az), np.radians(el)
-            light = -np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-            mask = np.zeros((sh, sw), np.uint8)
-            for poly in _shadow_polys(columns, light):
-                p = view.project(np.column_stack([poly, np.zeros(len(poly))])) / scale
-                if np.all(np.isfinite(p)):
-                    cv2.fillConvexPoly(mask, cv2.convexHull(np.round(p).astype(np.int32)), 1)
+    lights = [-np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+              for e in np.radians((20, 27, 35, 45, 58, 75)) for a in np.radians(np.arange(0, 360, 15))]
+    # every shadow polygon of every light direction projected in one call (the projection is
+    # per point, so the pixels are those of one call per polygon)
+    polys = np.stack([np.stack(_shadow_polys(columns, light)) for light in lights])  # [light, column, 8, 2]
+    flat = polys.reshape(-1, 2)
+    proj = (view.project(np.column_stack([flat, np.zeros(len(flat))])) / scale).reshape(polys.shape)
+    finite = np.isfinite(proj).all(axis=(2, 3))
+    ipoly = np.round(np.where(np.isfinite(proj), proj, 0.0)).astype(np.int32)
+    for li in range(len(lights)):
+        mask = np.zeros((sh, sw), np.uint8)
+        for p, ok in zip(ipoly[li], finite[li]):
+            if ok:
+                cv2.fillConvexPoly(mask, cv2.convexHull(p), 1)
             m = (mask > 0) & sel
             if m.sum() < 10:
                 continue

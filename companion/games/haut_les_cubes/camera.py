@@ -16,8 +16,11 @@ both stay as candidates of equal cost and the referee asks.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Hashable, Iterable
+from typing import Any, Hashable, Iterable, Mapping
+
+import numpy as np
 
 from companion.games.base import Candidate, MalformedMove
 from companion.games.matching import MISS, MISS_HIDDEN, mismatch_cost
@@ -25,7 +28,7 @@ from companion.games.haut_les_cubes import actions
 from companion.games.haut_les_cubes.cards import (
     CARDS, HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
 )
-from companion.games.haut_les_cubes.geometry import Cell, top_covered
+from companion.games.haut_les_cubes.geometry import Cell, heights_of, top_covered
 from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
 from companion.observation import Observation, Piece
@@ -37,16 +40,127 @@ MAX_SHIFT = 3
 CARD_READ = 0.5
 
 
-def expected_keys(state: HlcState) -> list[tuple[Hashable, float]]:
+#: the table kit's pieces in cells (a cell is half a cube): a cube is two cells high, a giant
+#: 28 mm high and 14 mm wide on 20 mm cells
+CUBE_H = 2.0
+GIANT_H = 1.4
+GIANT_R = 0.35
+#: a piece the camera sees less of than this share (past the mountain of the state judged)
+#: costs :data:`MISS_HIDDEN` when missed; a fully seen one :data:`MISS`, linearly between
+SEEN_LOW, SEEN_HIGH = 0.25, 0.75
+
+
+class Sight:
+    """What a camera at ``eye`` (lattice cells, heights in cells; from the observation's
+    ``board.camera``) can see of a state's pieces: a point is seen when the straight line from
+    it to the camera passes over every column of the mountain it crosses. The reader reports
+    what it sees; a piece the mountain hides from this camera cannot be held against a state
+    for not being seen, nor a giant read where its visible part points (along the same line of
+    sight a mostly hidden giant on a cube and one on the table behind it look alike)."""
+
+    def __init__(self, eye: tuple[float, float, float], heights: Mapping[Cell, int]):
+        self.eye = np.asarray(eye, float)
+        self.heights = heights
+        if heights:
+            keys = np.array(list(heights), dtype=int)
+            self.i0, self.j0 = keys.min(axis=0)
+            i1, j1 = keys.max(axis=0)
+            self.grid = np.zeros((i1 - self.i0 + 1, j1 - self.j0 + 1))
+            for (i, j), h in heights.items():
+                self.grid[i - self.i0, j - self.j0] = h * CUBE_H
+            self.top = float(self.grid.max())
+        else:
+            self.grid = None
+
+    def seen(self, points: np.ndarray, steps: int = 20) -> np.ndarray:
+        """Which points (N×3, cells) the camera sees."""
+        if self.grid is None or len(points) == 0:
+            return np.ones(len(points), bool)
+        d = self.eye[None, :] - points
+        reach = np.clip((self.top - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
+        t = np.linspace(0.03, 1.0, steps)
+        q = points[:, None, :] + (t[None, :, None] * reach[:, None, None]) * d[:, None, :]
+        ci = np.floor(q[..., 0]).astype(int) - self.i0
+        cj = np.floor(q[..., 1]).astype(int) - self.j0
+        inside = (ci >= 0) & (ci < self.grid.shape[0]) & (cj >= 0) & (cj < self.grid.shape[1])
+        under = np.zeros(q.shape[:2])
+        under[inside] = self.grid[ci[inside], cj[inside]]
+        return ~(q[..., 2] < under - 0.05).any(axis=1)
+
+    def share(self, points: np.ndarray) -> float:
+        return float(self.seen(points).mean()) if len(points) else 1.0
+
+    @staticmethod
+    def giant_points(cell: Cell, level: int) -> np.ndarray:
+        """Points of a giant standing on ``cell`` at ``level``: its axis and a ring round it."""
+        cx, cy, z0 = cell[0] + 0.5, cell[1] + 0.5, level * CUBE_H
+        pts = [(cx, cy, z0 + f * GIANT_H) for f in (0.3, 0.6, 0.9, 1.0)]
+        for a in range(6):
+            ang = a * math.pi / 3
+            for f in (0.3, 0.75):
+                pts.append((cx + GIANT_R * math.cos(ang), cy + GIANT_R * math.sin(ang), z0 + f * GIANT_H))
+        return np.array(pts)
+
+    def cube_points(self, cube: tuple[int, int, int]) -> np.ndarray:
+        """Points of a cube's faces that look towards the camera (its top, and the sides on
+        the camera's side), a grid on each just outside the face."""
+        x, y, z = cube
+        z0, z1 = z * CUBE_H, (z + 1) * CUBE_H
+        f = (0.25, 1.0, 1.75)
+        pts = [(x + a, y + b, z1 + 0.02) for a in f for b in f]
+        ex, ey, ez = self.eye
+        for a in f:
+            for h in (z0 + 0.5, z0 + 1.5):
+                if ey < y:
+                    pts.append((x + a, y - 0.02, h))
+                if ey > y + 2:
+                    pts.append((x + a, y + 2.02, h))
+                if ex < x:
+                    pts.append((x - 0.02, y + a, h))
+                if ex > x + 2:
+                    pts.append((x + 2.02, y + a, h))
+        return np.array(pts)
+
+    def directions(self, points: np.ndarray) -> np.ndarray:
+        d = points - self.eye[None, :]
+        return d / np.linalg.norm(d, axis=1, keepdims=True)
+
+    def looks_like(self, seen_at: tuple[Cell, int], truth: tuple[Cell, int]) -> bool:
+        """Whether a giant read at ``seen_at`` (cell, level) is what a giant standing at
+        ``truth`` shows this camera: the part of it the mountain lets through lies where the
+        reading's giant would be, within a giant's width."""
+        tp = self.giant_points(*truth)
+        visible = tp[self.seen(tp)]
+        if len(visible) == 0:
+            return False
+        a = self.directions(visible)
+        b = self.directions(self.giant_points(*seen_at))
+        dist = float(np.linalg.norm(self.eye - tp.mean(axis=0)))
+        gap = np.sqrt(np.clip(2.0 - 2.0 * (a @ b.T), 0.0, None)).min(axis=1)
+        return float(np.median(gap)) * dist <= 2.0 * GIANT_R
+
+
+def _miss_weight(share: float) -> float:
+    u = min(1.0, max(0.0, (share - SEEN_LOW) / (SEEN_HIGH - SEEN_LOW)))
+    return MISS_HIDDEN + u * (MISS - MISS_HIDDEN)
+
+
+def expected_keys(state: HlcState, sight: Sight | None = None) -> list[tuple[Hashable, float]]:
     """What an ideal camera sees if ``state`` is true, each with the cost of missing it: a cube
-    whose top is wholly covered may be invisible, so missing it costs little."""
+    whose top is wholly covered may be invisible, so missing it costs little; with ``sight``
+    (the camera's place is known), so does any piece the mountain hides from that camera."""
     keys: list[tuple[Hashable, float]] = []
     for cube in state.cubes:
         hidden = top_covered(cube, state.cubes)
-        keys.append((("cube",) + cube, MISS_HIDDEN if hidden else MISS))
+        weight = MISS_HIDDEN if hidden else MISS
+        if sight is not None and not hidden:
+            weight = _miss_weight(sight.share(sight.cube_points(cube)))
+        keys.append((("cube",) + cube, weight))
     for seat, pos in zip(state.players, state.giants):
         if pos is not None:
-            keys.append((("giant", seat, pos[0], pos[1], state.height(pos)), MISS))
+            level = state.height(pos)
+            weight = MISS if sight is None else _miss_weight(sight.share(Sight.giant_points(pos, level)))
+            keys.append((("giant", seat, pos[0], pos[1], level), weight))
     if state.last_card is not None:
         keys.append((("card", state.last_card), MISS))
     return keys
@@ -64,6 +178,8 @@ class Reading:
     shift: tuple[int, int]
     #: cubes the reader saw laid off the lattice (squares not lined up)
     aligned: dict[tuple[int, int, int], bool]
+    #: the camera's place in the state's lattice cells (heights in cells), when the reader gave it
+    eye: tuple[float, float, float] | None = None
 
 
 def _raw(observation: Observation) -> tuple[list, list, tuple[str | None, float], set]:
@@ -109,11 +225,45 @@ def register(state: HlcState, observation: Observation) -> Reading:
     else:
         card = None
     aligned = {(x + dx, y + dy, z): False for x, y, z in misaligned}
-    return Reading(moved_cubes, moved_giants, card, card_conf, tuple(keys), best_shift, aligned)
+    eye = _eye(observation.board, best_shift)
+    return Reading(moved_cubes, moved_giants, card, card_conf, tuple(keys), best_shift, aligned, eye)
+
+
+def _eye(board: Mapping[str, Any], shift: tuple[int, int]) -> tuple[float, float, float] | None:
+    """The camera's place in lattice cells, from the reader's ``board`` (its lattice and the
+    camera's table position, both in mm), moved by the registration's shift."""
+    lat, cam = board.get("lattice"), board.get("camera")
+    try:
+        ox, oy = (float(v) for v in lat["origin"])
+        a = math.radians(float(lat["angle_deg"]))
+        pitch = float(lat["pitch"])
+        x, y, z = (float(v) for v in cam)
+    except (TypeError, KeyError, ValueError):
+        return None
+    if pitch <= 0 or not all(math.isfinite(v) for v in (ox, oy, a, x, y, z)):
+        return None
+    u = ((x - ox) * math.cos(a) + (y - oy) * math.sin(a)) / pitch
+    v = (-(x - ox) * math.sin(a) + (y - oy) * math.cos(a)) / pitch
+    return (u + shift[0], v + shift[1], z / pitch)
 
 
 def cost(state: HlcState, reading: Reading) -> float:
-    return mismatch_cost(expected_keys(state), reading.keys)
+    if reading.eye is None:
+        return mismatch_cost(expected_keys(state), reading.keys)
+    sight = Sight(reading.eye, heights_of(state.cubes))
+    keys = list(reading.keys)
+    # a giant read where a mostly hidden giant of its colour shows is that giant
+    for seat, pos in zip(state.players, state.giants):
+        seen = reading.giants.get(seat)
+        if pos is None or seen is None:
+            continue
+        level = state.height(pos)
+        if (seen[0], seen[1]) == (pos, level):
+            continue
+        if sight.looks_like((seen[0], seen[1]), (pos, level)):
+            old = ("giant", seat, seen[0][0], seen[0][1], seen[1])
+            keys = [(("giant", seat, pos[0], pos[1], level), c) if k == old else (k, c) for k, c in keys]
+    return mismatch_cost(expected_keys(state, sight), keys)
 
 
 def explain(state: HlcState, observation: Observation) -> float:

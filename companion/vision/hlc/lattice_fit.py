@@ -68,17 +68,26 @@ def find_angle(image: np.ndarray, view: View, region: np.ndarray, *, samples: in
     one only, so the angle kept is the one whose direction *and* quarter-turned direction are both
     strong. Edges pointing at the camera's vertical vanishing point (the sides' vertical edges)
     are left out."""
-    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # only the region's bounding box (with a margin for the filters) is worked on: the pixels
+    # inside it are the same as on the whole frame
+    rows, cols = np.flatnonzero(region.any(axis=1)), np.flatnonzero(region.any(axis=0))
+    if len(rows) == 0:
+        return 0.0, 0.0
+    m = 8
+    y0, y1 = max(int(rows[0]) - m, 0), min(int(rows[-1]) + 1 + m, image.shape[0])
+    x0, x1 = max(int(cols[0]) - m, 0), min(int(cols[-1]) + 1 + m, image.shape[1])
+    g = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
     lg = cv2.GaussianBlur(np.log(g + 8.0), (0, 0), 1.0)
     gx = cv2.Sobel(lg, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lg, cv2.CV_32F, 0, 1, ksize=3)
-    mag = cv2.magnitude(gx, gy) * region
+    mag = cv2.magnitude(gx, gy) * region[y0:y1, x0:x1]
     flat = mag.ravel()
     n = min(samples, int((flat > 0).sum()))
     if n < 50:
         return 0.0, 0.0
     idx = np.argpartition(flat, -n)[-n:]
     ys, xs = np.divmod(idx, mag.shape[1])
+    ys, xs = ys + y0, xs + x0
     w = flat[idx]
     tx, ty = -gy.ravel()[idx], gx.ravel()[idx]
     tn = np.hypot(tx, ty) + 1e-9

@@ -33,6 +33,9 @@ from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
 #: confidence of a cube whose removal would cost this much evidence is 1 − 1/e (per pixel of
 #: the full-resolution frame)
 _CONF_SCALE = 60.0
+#: a cube the camera sees less of than this share of its image has its confidence lowered in
+#: proportion (a sliver beside a tower is no sure cube)
+_SEEN_SHARE = 0.3
 #: the search works at half resolution when a cell is still this many pixels wide there
 MIN_CELL_PX = 9.0
 
@@ -222,9 +225,35 @@ def settle(search: Search) -> list[Cube]:
     return cubes
 
 
+def visible_share(search: Search, cube: Cube, removal, box) -> float:
+    """The share of ``cube``'s image the camera sees past the rest of the mountain: the pixels
+    its removal (``removal``, the cell changes; ``box``, the crop box they change) changes,
+    over those it would change standing alone at its level. A cube behind a taller stack shows
+    a sliver at most, and a sliver at a tower's edge is as well explained by the edge's blur."""
+    if box is None:
+        return 0.0
+    x0, y0, x1, y1 = box
+    raster = search.raster
+    with_it, _ = raster.draw(search.heights, box)
+    with_it = with_it.copy()
+    lower = dict(search.heights)
+    lower.update(dict(removal))
+    without, _ = raster.draw(lower, box)
+    seen = int(np.count_nonzero(with_it != without))
+    i, j, k = cube
+    alone, _ = raster.draw({c: k + 1 for c in cells_of(i, j)}, box)
+    alone = alone.copy()
+    base, _ = raster.draw({c: k for c in cells_of(i, j)}, box) if k > 0 else (np.zeros_like(alone), None)
+    free = int(np.count_nonzero(alone != base))
+    # the raster's buffers now hold other drawings: the search's own maps are separate copies
+    return seen / free if free > 0 else 1.0
+
+
 def confidences(search: Search, cubes: list[Cube]) -> dict[Cube, float]:
     """Confidence of each cube: for a cube with nothing on it, how much the explanation of the
-    frame would lose without it; a cube under others is as sure as the surest cube it holds."""
+    frame would lose without it, lowered when the camera sees only a small share of it (behind
+    a taller stack: ``docs/observation.md``, a partly hidden cube has a lower ``conf``); a cube
+    under others is as sure as the surest cube it holds."""
     conf: dict[Cube, float] = {}
     on_top = {c for c in cubes if not any(o[2] == c[2] + 1 and abs(o[0] - c[0]) <= 1 and abs(o[1] - c[1]) <= 1
                                           for o in cubes)}
@@ -233,8 +262,9 @@ def confidences(search: Search, cubes: list[Cube]) -> dict[Cube, float]:
         rest = [c for c in cubes if c != cube]
         lower = heights_of(rest)
         mv = tuple((c, lower.get(c, 0)) for c in cells_of(i, j))
-        loss, _ = search.gain(mv)
-        conf[cube] = float(1.0 - math.exp(-max(0.0, -loss) / (_CONF_SCALE * search.grid.scale ** 2)))
+        loss, box = search.gain(mv)
+        sure = float(1.0 - math.exp(-max(0.0, -loss) / (_CONF_SCALE * search.grid.scale ** 2)))
+        conf[cube] = sure * min(1.0, visible_share(search, cube, mv, box) / _SEEN_SHARE)
     for cube in sorted(cubes, key=lambda c: -c[2]):
         if cube in conf:
             continue

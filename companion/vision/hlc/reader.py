@@ -180,7 +180,10 @@ class HlcReader:
         if not check.hand:
             check = hands.area_check(image, view, lay, hidden, shadow)
         self.last.hand = check
-        board = {"lattice": mountain.lattice.to_json()}
+        # where the camera stands (table mm), so that the referee can tell which pieces of a
+        # position it judges this camera could see past the mountain
+        board = {"lattice": mountain.lattice.to_json(),
+                 "camera": [round(float(v), 1) for v in view.pose.camera_position]}
         if check.hand:
             return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
         if mountain.cubes:
