@@ -26,8 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.synth import optics, textures
+from companion.synth import optics
 from companion.synth.bodies import Capsule, hand_capsules
+from companion.synth.canvas import Canvas
 from companion.synth.gleebs.scene import GleebsScene, Pyramid
 from companion.synth.gleebs.sheets import SheetTexture, board_texture, marker_sheet
 from companion.synth.gleebs.truth import GleebsTruth, make_truth
@@ -92,66 +93,13 @@ def solids_of(scene: GleebsScene) -> list[Solid]:
     return out
 
 
-class _Canvas:
-    """One render in progress: the pinhole canvas, its projection, the light, the buffers."""
+class _Canvas(Canvas):
+    """One render in progress: the shared canvas, with a depth buffer for the pyramids."""
 
     def __init__(self, shot: Shot):
-        self.shot = shot
-        cam = shot.view.camera
-        self.canvas = optics.canvas_for(cam)
-        self.K = self.canvas.K
+        super().__init__(shot, salt=11)
         self.Kinv = np.linalg.inv(self.K)
-        self.R = shot.view.pose.R
-        self.t = shot.view.pose.t
-        self.P = self.K @ np.hstack([self.R, self.t[:, None]])
-        self.C = shot.view.pose.camera_position
-        self.L = shot.light.direction
-        self.light = np.asarray(shot.light.colour, np.float32)
-        self.ambient = np.asarray(shot.light.ambient, np.float32)
-        self.rng = np.random.default_rng([shot.seed, 11])
-        w, h = self.canvas.size
-        self.w, self.h = w, h
-        self.img = np.zeros((h, w, 3), np.float32)
-        self.ids = np.zeros((h, w), np.int32)
-        self.depth = np.full((h, w), np.inf, np.float32)
-
-    # ---------------------------------------------------------------------------- projection
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        p = np.asarray(pts, float) @ self.P[:, :3].T + self.P[:, 3]
-        return p[:, :2] / p[:, 2:3]
-
-    def plane_homography(self, origin: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Plane coordinates (s, t, 1), point = origin + s·a + t·b, to canvas pixels."""
-        return self.K @ np.column_stack([self.R @ a, self.R @ b, self.R @ origin + self.t])
-
-    def _roi(self, quad_px: np.ndarray, pad: int = 1) -> tuple[int, int, int, int] | None:
-        if not np.all(np.isfinite(quad_px)):
-            return None
-        x0 = max(int(np.floor(quad_px[:, 0].min())) - pad, 0)
-        y0 = max(int(np.floor(quad_px[:, 1].min())) - pad, 0)
-        x1 = min(int(np.ceil(quad_px[:, 0].max())) + pad + 1, self.w)
-        y1 = min(int(np.ceil(quad_px[:, 1].max())) + pad + 1, self.h)
-        if x1 <= x0 or y1 <= y0:
-            return None
-        return x0, y0, x1, y1
-
-    def _fill(self, target: np.ndarray, poly_px: np.ndarray, value) -> None:
-        if not np.all(np.isfinite(poly_px)):
-            return
-        hull = cv2.convexHull(np.round(poly_px * 16).astype(np.int32))
-        cv2.fillConvexPoly(target, hull, value, cv2.LINE_8, 4)
-
-    # ---------------------------------------------------------------------------- the plane
-    def table(self) -> None:
-        shot = self.shot
-        tex = textures.table_texture(shot.table, shot.table_variant)
-        ppm = textures.TABLE_PX_PER_MM
-        sx, sy = shot.table_shift
-        S = np.array([[1 / ppm, 0, sx], [0, 1 / ppm, sy], [0, 0, 1]])
-        H = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])) @ S
-        cv2.warpPerspective(tex, H, (self.w, self.h), dst=self.img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_WRAP)
-        self.img *= np.asarray(shot.table_tint, np.float32)
+        self.depth = np.full((self.h, self.w), np.inf, np.float32)
 
     def sheet(self, sheet: SheetTexture, frame_to_table: np.ndarray, ident: int) -> None:
         """Lay a printed page flat on the table; ``frame_to_table`` (3×3) maps the sheet's frame
@@ -167,7 +115,7 @@ class _Canvas:
         sheet = sheet.halved(times)
         H = G @ frame_to_table @ sheet.px_to_frame()
         quad = cv2.perspectiveTransform(sheet.corners_px()[None], H)[0]
-        roi = self._roi(quad)
+        roi = self.box(quad)
         if roi is None:
             return
         x0, y0, x1, y1 = roi
@@ -176,14 +124,11 @@ class _Canvas:
         cv2.warpPerspective(sheet.albedo, T, (x1 - x0, y1 - y0), dst=part, flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_TRANSPARENT)
         self.img[y0:y1, x0:x1] = part
-        self._fill(self.ids, quad, ident)
+        self.fill(self.ids, quad, ident)
 
     def shade_plane(self, solids: list[Solid], capsules: list[Capsule]) -> None:
         """Light the table plane: ambient plus direct light where nothing casts a shadow, and a
         soft darkening around the foot of each pyramid standing on it."""
-        lam = max(0.0, -float(self.L[2]))
-        base = self.ambient + self.light * lam
-        cv2.multiply(self.img, tuple(float(v) for v in base) + (0.0,), dst=self.img)
         shadows, contacts = [], []
         for s in solids:
             poly = _shadow_on_z0(s.points, self.L)
@@ -197,27 +142,8 @@ class _Canvas:
             poly = _shadow_on_z0(cap.points(), self.L)
             if poly is not None:
                 shadows.append(self.project(poly))
-        polys = [p for p in shadows + contacts if np.all(np.isfinite(p))]
-        if not polys:
-            return
-        roi = self._roi(np.concatenate(polys), pad=14)
-        if roi is None:
-            return
-        x0, y0, x1, y1 = roi
-        off = np.array([x0, y0], float)
-        shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
-        contact = np.zeros_like(shadow)
-        for p in shadows:
-            self._fill(shadow, p - off, 1.0)
-        for p in contacts:
-            self._fill(contact, p - off, 1.0)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 1.4)
-        contact = cv2.GaussianBlur(contact, (0, 0), 3.0)
-        occl = 1.0 - 0.22 * contact
-        direct = (lam * (1.0 - shadow) * occl)[:, :, None]
-        factor = (self.ambient[None, None, :] * occl[:, :, None]
-                  + self.light[None, None, :] * direct) / base
-        self.img[y0:y1, x0:x1] *= factor
+        self.light_plane(shadows, contacts, pad=(14, 15), shadow_blur=1.4, contact_blur=3.0,
+                         contact_strength=0.22)
 
     # ---------------------------------------------------------------------------- pyramids
     def pyramid(self, solid: Solid, occluders: list[np.ndarray]) -> None:
@@ -273,7 +199,7 @@ class _Canvas:
         tex = tex.astype(np.float32)
         H = self.plane_homography(p0 + (a + b) * (0.5 / ppm), a / ppm, b / ppm)
         tri = self.project(np.array([p0, p1, apex]))
-        roi = self._roi(tri)
+        roi = self.box(tri)
         if roi is None:
             return
         x0, y0, x1, y1 = roi
@@ -281,7 +207,7 @@ class _Canvas:
         warped = cv2.warpPerspective(tex, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE)
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        self._fill(mask, tri - np.array([x0, y0], float), 1)
+        self.fill(mask, tri - np.array([x0, y0], float), 1)
         # depth of the face's plane along each pixel's ray (camera z, mm)
         nc = self.R @ n
         cc = float(nc @ (self.R @ p0 + self.t))
@@ -327,12 +253,12 @@ class _Canvas:
         lam = max(0.0, -float(self.L[2]))
         albedo = np.asarray(cap.colour, np.float32)
         dark = albedo * (self.ambient + self.light * lam * 0.55)
-        self._fill(self.img, pts, tuple(float(c) for c in dark))
+        self.fill(self.img, pts, tuple(float(c) for c in dark))
         shift = -np.array([self.L[0], self.L[1], 0.0]) * 0.25 * min(cap.r0, cap.r1)
         core = Capsule(cap.p0 + shift, cap.p1 + shift, cap.r0 * 0.6, cap.r1 * 0.6, cap.colour, cap.flat)
         bright = albedo * (self.ambient + self.light * lam)
-        self._fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
-        self._fill(self.ids, pts, HAND_ID)
+        self.fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
+        self.fill(self.ids, pts, HAND_ID)
 
 
 def _shadow_on_z0(points: np.ndarray, L: np.ndarray) -> np.ndarray | None:

@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 
 from companion.synth import bodies as B
-from companion.synth import optics, textures
+from companion.synth import optics
+from companion.synth.canvas import Canvas
 from companion.synth.scene import Shot
 from companion.synth.terra import sheets
 from companion.synth.terra.scene import BLOCK_KITS, FLAG_ALBEDO, POLE_ALBEDO, TerraScene
@@ -68,69 +69,14 @@ def _sky(normal: np.ndarray) -> float:
     return float(0.6 + 0.4 * max(0.0, float(normal[2])))
 
 
-class _Painter:
+class _Painter(Canvas):
     def __init__(self, scene: TerraScene, shot: Shot):
-        self.scene, self.shot = scene, shot
-        cam = shot.view.camera
-        self.canvas = optics.canvas_for(cam)
-        self.K = self.canvas.K
-        self.R = shot.view.pose.R
-        self.t = shot.view.pose.t
-        self.P = self.K @ np.hstack([self.R, self.t[:, None]])
-        self.C = shot.view.pose.camera_position
-        self.L = shot.light.direction
-        self.light = np.asarray(shot.light.colour, np.float32)
-        self.ambient = np.asarray(shot.light.ambient, np.float32)
-        self.rng = np.random.default_rng([shot.seed, 5])
-        w, h = self.canvas.size
-        self.img = np.zeros((h, w, 3), np.float32)
-        self.ids = np.zeros((h, w), np.int32)
+        super().__init__(shot, salt=5)
+        self.scene = scene
         self.albedo = np.asarray(BLOCK_KITS[scene.blocks], np.float32)
         # how many canvas pixels a millimetre of the board covers (for texture filtering)
         centre = np.append(scene.board_centre(), 0.0)
         self.px_per_mm = float(self.K[0, 0] / max(np.linalg.norm(centre - self.C), 1.0))
-
-    # ------------------------------------------------------------------------ projection
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        p = np.asarray(pts, float) @ self.P[:, :3].T + self.P[:, 3]
-        return p[:, :2] / p[:, 2:3]
-
-    def plane_homography(self, origin: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Homography from plane coordinates (s, t, 1), point = origin + s·a + t·b, to canvas."""
-        return self.K @ np.column_stack([self.R @ a, self.R @ b, self.R @ origin + self.t])
-
-    def fill(self, target: np.ndarray, poly_px: np.ndarray, value) -> None:
-        if len(poly_px) < 3 or not np.all(np.isfinite(poly_px)):
-            return
-        hull = cv2.convexHull(np.round(poly_px * 16).astype(np.int32))
-        cv2.fillConvexPoly(target, hull, value, cv2.LINE_8, 4)
-
-    def warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray) -> None:
-        w, h = self.canvas.size
-        x0 = max(int(np.floor(quad_px[:, 0].min())) - 1, 0)
-        y0 = max(int(np.floor(quad_px[:, 1].min())) - 1, 0)
-        x1 = min(int(np.ceil(quad_px[:, 0].max())) + 2, w)
-        y1 = min(int(np.ceil(quad_px[:, 1].max())) + 2, h)
-        if x1 <= x0 or y1 <= y0:
-            return
-        T = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]]) @ H
-        roi = np.ascontiguousarray(self.img[y0:y1, x0:x1])
-        cv2.warpPerspective(tex, T, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_TRANSPARENT)
-        self.img[y0:y1, x0:x1] = roi
-
-    # ------------------------------------------------------------------------ the table plane
-    def table(self) -> None:
-        shot = self.shot
-        tex = textures.table_texture(shot.table, shot.table_variant)
-        ppm = textures.TABLE_PX_PER_MM
-        sx, sy = shot.table_shift
-        S = np.array([[1 / ppm, 0, sx], [0, 1 / ppm, sy], [0, 0, 1]])
-        H = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])) @ S
-        w, h = self.canvas.size
-        cv2.warpPerspective(tex, H, (w, h), dst=self.img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_WRAP)
-        self.img *= np.asarray(shot.table_tint, np.float32)
 
     def sheet(self, which: str, tex_shape: tuple[int, int], top_left_board: tuple[float, float],
               to_table, ident: int) -> None:
@@ -163,36 +109,10 @@ class _Painter:
 
     def shade_plane(self, occluders: "_Occluders", footprints: list[np.ndarray]) -> None:
         """Ambient plus direct light on the table plane, shadows and contact darkening."""
-        w, h = self.canvas.size
-        lam = max(0.0, -float(self.L[2]))
-        base = self.ambient + self.light * lam
-        cv2.multiply(self.img, tuple(float(v) for v in base) + (0.0,), dst=self.img)
-        shadows = [self.project(p) for p in occluders.shadows_on_plane(self.L)]
-        contacts = [self.project(f) for f in footprints]
-        polys = [p for p in shadows + contacts if np.all(np.isfinite(p))]
-        if not polys:
-            return
-        allpts = np.concatenate(polys)
-        pad = 16
-        x0 = max(int(np.floor(allpts[:, 0].min())) - pad, 0)
-        y0 = max(int(np.floor(allpts[:, 1].min())) - pad, 0)
-        x1 = min(int(np.ceil(allpts[:, 0].max())) + pad, w)
-        y1 = min(int(np.ceil(allpts[:, 1].max())) + pad, h)
-        if x1 <= x0 or y1 <= y0:
-            return
-        off = np.array([x0, y0], float)
-        shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
-        contact = np.zeros_like(shadow)
-        for p in shadows:
-            self.fill(shadow, p - off, 1.0)
-        for p in contacts:
-            self.fill(contact, p - off, 1.0)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.6, 0.8 * self.px_per_mm))
-        contact = cv2.GaussianBlur(contact, (0, 0), max(1.0, 2.5 * self.px_per_mm))
-        occl = 1.0 - 0.55 * contact
-        direct = (lam * (1.0 - shadow) * occl)[:, :, None]
-        factor = (self.ambient[None, None, :] * occl[:, :, None] + self.light[None, None, :] * direct) / base
-        self.img[y0:y1, x0:x1] *= factor
+        self.light_plane([self.project(p) for p in occluders.shadows_on_plane(self.L)],
+                         [self.project(f) for f in footprints], pad=(16, 16),
+                         shadow_blur=max(0.6, 0.8 * self.px_per_mm),
+                         contact_blur=max(1.0, 2.5 * self.px_per_mm), contact_strength=0.55)
 
     # ------------------------------------------------------------------------ block faces
     def face(self, corner: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
