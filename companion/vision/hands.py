@@ -335,14 +335,14 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
         for p, ok in zip(ipoly[li], finite[li]):
             if ok:
                 cv2.fillConvexPoly(mask, cv2.convexHull(p), 1)
-            m = (mask > 0) & sel
-            if m.sum() < 10:
-                continue
-            inside = float(dark[m].mean())
-            outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
-            score = (inside - outside) * np.sqrt(m.sum())
-            if score > best:
-                best, best_mask = score, mask
+        m = (mask > 0) & sel
+        if m.sum() < 10:
+            continue
+        inside = float(dark[m].mean())
+        outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
+        score = (inside - outside) * np.sqrt(m.sum())
+        if score > best:
+            best, best_mask = score, mask
     if best_mask is None or best <= 0:
         return None
     grown = cv2.dilate(best_mask, np.ones((5, 5), np.uint8))
