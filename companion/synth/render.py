@@ -22,6 +22,7 @@ import numpy as np
 
 from companion.synth import bodies as B
 from companion.synth import optics, textures
+from companion.synth.canvas import Canvas
 from companion.synth.scene import Scene, Shot
 from companion.synth.truth import Truth, make_truth
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, Layout
@@ -49,51 +50,15 @@ class Rendered:
     truth: Truth
 
 
-class _Painter:
-    """One render in progress: the canvas, its projection, the light."""
+class _Painter(Canvas):
+    """One render in progress: the shared canvas, the scene and its lattice frame."""
 
     def __init__(self, scene: Scene, shot: Shot, layout: Layout):
-        self.scene, self.shot, self.layout = scene, shot, layout
-        cam = shot.view.camera
-        self.canvas = optics.canvas_for(cam)
-        self.K = self.canvas.K
-        self.R = shot.view.pose.R
-        self.t = shot.view.pose.t
-        self.P = self.K @ np.hstack([self.R, self.t[:, None]])
-        self.C = shot.view.pose.camera_position
-        self.L = shot.light.direction
-        self.light = np.asarray(shot.light.colour, np.float32)
-        self.ambient = np.asarray(shot.light.ambient, np.float32)
-        self.rng = np.random.default_rng([shot.seed, 1])
-        w, h = self.canvas.size
-        self.img = np.zeros((h, w, 3), np.float32)
-        self.ids = np.zeros((h, w), np.int32)
+        super().__init__(shot, salt=1)
+        self.scene, self.layout = scene, layout
         self.frame = B.Frame3.of(scene.lattice)
 
-    # ------------------------------------------------------------------------ projection
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        """Table points (N×3) to canvas pixels (N×2) through the pinhole."""
-        p = np.asarray(pts, float) @ self.P[:, :3].T + self.P[:, 3]
-        return p[:, :2] / p[:, 2:3]
-
-    def plane_homography(self, origin: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Homography from plane coordinates (s, t, 1) with point = origin + s·a + t·b to canvas."""
-        return self.K @ np.column_stack([self.R @ a, self.R @ b, self.R @ origin + self.t])
-
     # ------------------------------------------------------------------------ the table plane
-    def table(self) -> None:
-        shot = self.shot
-        tex = textures.table_texture(shot.table, shot.table_variant)
-        ppm = textures.TABLE_PX_PER_MM
-        sx, sy = shot.table_shift
-        # texture pixel (u, v) -> table (u/ppm + sx, v/ppm + sy)
-        S = np.array([[1 / ppm, 0, sx], [0, 1 / ppm, sy], [0, 0, 1]])
-        H = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])) @ S
-        w, h = self.canvas.size
-        cv2.warpPerspective(tex, H, (w, h), dst=self.img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_WRAP)
-        self.img *= np.asarray(shot.table_tint, np.float32)
-
     def _sheet(self, sheet: np.ndarray, top_left: np.ndarray, right: np.ndarray, down: np.ndarray,
                ppm: float, ident: int) -> None:
         """Lay a flat sheet (float BGR albedo) on the table: its pixel (u, v) is at
@@ -105,7 +70,7 @@ class _Painter:
         hs, ws = sheet.shape[:2]
         corners = np.array([[-0.5, -0.5], [ws - 0.5, -0.5], [ws - 0.5, hs - 0.5], [-0.5, hs - 0.5]])
         quad = cv2.perspectiveTransform(corners[None], H)[0]
-        self._warp_into(sheet, H, quad)
+        self.warp_into(sheet, H, quad)
         self._fill_id(quad, ident)
 
     def markers_and_card(self) -> None:
@@ -127,12 +92,7 @@ class _Painter:
 
     def shade_table(self, bodies: list[B.Body]) -> None:
         """Light the table plane: ambient plus the direct light where nothing casts a shadow, and
-        a soft contact darkening under what stands on it. The whole canvas gets the unshadowed
-        light; only the box around shadows and contacts is shaded pixel by pixel."""
-        w, h = self.canvas.size
-        lam = max(0.0, -float(self.L[2]))
-        base = self.ambient + self.light * lam
-        cv2.multiply(self.img, tuple(float(v) for v in base) + (0.0,), dst=self.img)
+        a soft contact darkening under what stands on it."""
         n = np.array([0.0, 0.0, 1.0])
         shadows, contacts = [], []
         for body in bodies:
@@ -143,56 +103,12 @@ class _Painter:
                 foot = body.points[body.points[:, 2] < 1e-6]
                 ctr = foot.mean(axis=0)
                 contacts.append(self.project(ctr + (foot - ctr) * 1.12))
-        polys = [p for p in shadows + contacts if np.all(np.isfinite(p))]
-        if not polys:
-            return
-        allpts = np.concatenate(polys)
-        pad = 14
-        x0 = max(int(np.floor(allpts[:, 0].min())) - pad, 0)
-        y0 = max(int(np.floor(allpts[:, 1].min())) - pad, 0)
-        x1 = min(int(np.ceil(allpts[:, 0].max())) + pad, w)
-        y1 = min(int(np.ceil(allpts[:, 1].max())) + pad, h)
-        if x1 <= x0 or y1 <= y0:
-            return
-        off = np.array([x0, y0], float)
-        shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
-        contact = np.zeros_like(shadow)
-        for p in shadows:
-            self._fill(shadow, p - off, 1.0)
-        for p in contacts:
-            self._fill(contact, p - off, 1.0)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 1.6)
-        contact = cv2.GaussianBlur(contact, (0, 0), 4.0)
-        occl = 1.0 - 0.35 * contact
-        direct = (lam * (1.0 - shadow) * occl)[:, :, None]
-        factor = (self.ambient[None, None, :] * occl[:, :, None] + self.light[None, None, :] * direct) / base
-        self.img[y0:y1, x0:x1] *= factor
+        self.light_plane(shadows, contacts, pad=(14, 14), shadow_blur=1.6, contact_blur=4.0,
+                         contact_strength=0.35)
 
     # ------------------------------------------------------------------------ drawing helpers
-    def _fill(self, target: np.ndarray, poly_px: np.ndarray, value: float | int) -> None:
-        if not np.all(np.isfinite(poly_px)):
-            return
-        hull = cv2.convexHull(np.round(poly_px * 16).astype(np.int32))
-        cv2.fillConvexPoly(target, hull, value, cv2.LINE_8, 4)
-
     def _fill_id(self, quad_px: np.ndarray, ident: int) -> None:
-        self._fill(self.ids, quad_px, int(ident))
-
-    def _warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray) -> None:
-        """Warp a texture whose pixels map to the canvas by ``H`` into the canvas, only where it
-        falls (the rest of the canvas is left as it is)."""
-        w, h = self.canvas.size
-        x0 = max(int(np.floor(quad_px[:, 0].min())) - 1, 0)
-        y0 = max(int(np.floor(quad_px[:, 1].min())) - 1, 0)
-        x1 = min(int(np.ceil(quad_px[:, 0].max())) + 2, w)
-        y1 = min(int(np.ceil(quad_px[:, 1].max())) + 2, h)
-        if x1 <= x0 or y1 <= y0:
-            return
-        T = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]]) @ H
-        roi = np.ascontiguousarray(self.img[y0:y1, x0:x1])
-        cv2.warpPerspective(tex, T, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_TRANSPARENT)
-        self.img[y0:y1, x0:x1] = roi
+        self.fill(self.ids, quad_px, int(ident))
 
     # ------------------------------------------------------------------------ bodies
     def face(self, face: B.Face, occluders: list[B.Body], ident: int) -> None:
@@ -210,7 +126,7 @@ class _Painter:
         origin = face.corner + face.a * (0.5 / FACE_PPM) + face.b * (face.h - 0.5 / FACE_PPM)
         H = self.plane_homography(origin, face.a / FACE_PPM, -face.b / FACE_PPM)
         quad = self.project(face.corners())
-        self._warp_into(tex, H, quad)
+        self.warp_into(tex, H, quad)
         self._fill_id(quad, ident)
 
     def _face_shadows(self, face: B.Face, occluders: list[B.Body], mask: np.ndarray) -> None:
@@ -268,25 +184,25 @@ class _Painter:
             lam = max(0.0, -float(nrm @ self.L))
             spec = 0.12 * max(0.0, float(_reflect(self.L, nrm) @ _unit(self.C - quad.mean(axis=0)))) ** 8
             col = albedo * (self.ambient * _sky(nrm) + self.light * lam * lit) + self.light * spec * lit
-            self._fill(self.img, self.project(quad), tuple(float(c) for c in col))
+            self.fill(self.img, self.project(quad), tuple(float(c) for c in col))
         lam_top = max(0.0, -float(self.L[2]))
         col = albedo * (self.ambient + self.light * lam_top * lit) * 1.04
         disk = top + np.stack([r * np.cos(ang[:-1]), r * np.sin(ang[:-1]), np.zeros(B.GIANT_SEGMENTS)], axis=1)
-        self._fill(self.img, self.project(disk), tuple(float(c) for c in col))
-        self._fill(self.ids, self.project(body.points), GIANT_ID + index)
+        self.fill(self.img, self.project(disk), tuple(float(c) for c in col))
+        self.fill(self.ids, self.project(body.points), GIANT_ID + index)
 
     def hand_part(self, cap: B.Capsule) -> None:
         pts = self.project(cap.points())
         lam = max(0.0, -float(self.L[2]))
         albedo = np.asarray(cap.colour, np.float32)
         dark = albedo * (self.ambient + self.light * lam * 0.55)
-        self._fill(self.img, pts, tuple(float(c) for c in dark))
+        self.fill(self.img, pts, tuple(float(c) for c in dark))
         # a lit core, nearer the light, for a rounded look
         shift = -np.array([self.L[0], self.L[1], 0.0]) * 0.25 * min(cap.r0, cap.r1)
         core = B.Capsule(cap.p0 + shift, cap.p1 + shift, cap.r0 * 0.6, cap.r1 * 0.6, cap.colour, cap.flat)
         bright = albedo * (self.ambient + self.light * lam)
-        self._fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
-        self._fill(self.ids, pts, HAND_ID)
+        self.fill(self.img, self.project(core.points()), tuple(float(c) for c in bright))
+        self.fill(self.ids, pts, HAND_ID)
 
 
 def _sky(normal: np.ndarray) -> float:
