@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -249,14 +250,15 @@ def must_see(layout: Layout = DEFAULT_LAYOUT, levels: int = 6) -> np.ndarray:
     return np.concatenate(pts)
 
 
-def random_view(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Layout = DEFAULT_LAYOUT,
-                tilt_deg: float | None = None) -> View:
-    """A webcam somewhere in the kit's range that sees the whole play area (drawn again until
-    it does)."""
+def webcam_view(rng: np.random.Generator, ranges: Any, centre: tuple[float, float],
+                need: np.ndarray, *, jitter: tuple[float, float] = (40.0, 30.0), tries: int = 500,
+                tilt_deg: float | None = None) -> View | None:
+    """A webcam drawn in ``ranges`` (tilt, height, field of view, any yaw, a little roll, a lens
+    with some distortion) aimed near ``centre`` (table mm, give or take ``jitter``), drawn again
+    until it sees every point of ``need`` with a margin; None when ``tries`` draws all failed.
+    Every game's synthetic table draws its cameras this way."""
     w, h = ranges.size
-    need = must_see(layout, ranges.max_levels)
-    ax, ay = layout.anchor_xy
-    for _ in range(500):
+    for _ in range(tries):
         tilt = float(rng.uniform(*ranges.tilt_deg)) if tilt_deg is None else float(tilt_deg)
         height = float(rng.uniform(*ranges.height_mm))
         hfov = float(rng.uniform(*ranges.hfov_deg))
@@ -268,21 +270,33 @@ def random_view(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Lay
                           (float(rng.uniform(-0.30, 0.05)), float(rng.uniform(-0.05, 0.12)),
                            float(rng.uniform(-0.002, 0.002)), float(rng.uniform(-0.002, 0.002)), 0.0),
                           source="synthetic")
-        target = (ax + float(rng.uniform(-40, 40)), ay + float(rng.uniform(-30, 30)), 0.0)
+        target = (centre[0] + float(rng.uniform(-jitter[0], jitter[0])),
+                  centre[1] + float(rng.uniform(-jitter[1], jitter[1])), 0.0)
         horiz = np.array([math.cos(az), math.sin(az), 0.0])
         back = height * math.tan(math.radians(tilt))
         eye = (target[0] - horiz[0] * back, target[1] - horiz[1] * back, height)
         up = (math.cos(az + roll), math.sin(az + roll), 0.0)
-        pose = TablePose.look_at(eye, target, up)
-        view = View(cam, pose)
+        view = View(cam, TablePose.look_at(eye, target, up))
         if _in_frame(view, need, 12.0):
             return view
-    raise RuntimeError("no camera in the asked range sees the whole play area; widen the ranges")
+    return None
 
 
-def random_shot(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Layout = DEFAULT_LAYOUT,
-                *, light: str | None = None, tilt_deg: float | None = None, seed: int | None = None) -> Shot:
-    view = random_view(rng, ranges, layout, tilt_deg)
+def random_view(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Layout = DEFAULT_LAYOUT,
+                tilt_deg: float | None = None) -> View:
+    """A webcam somewhere in the kit's range that sees the whole play area (drawn again until
+    it does)."""
+    view = webcam_view(rng, ranges, layout.anchor_xy, must_see(layout, ranges.max_levels),
+                       tilt_deg=tilt_deg)
+    if view is None:
+        raise RuntimeError("no camera in the asked range sees the whole play area; widen the ranges")
+    return view
+
+
+def shot_through(rng: np.random.Generator, view: View, ranges: Any, *, light: str | None = None,
+                 seed: int | None = None) -> Shot:
+    """A photograph through ``view``: a random light (or the one named), table top, sensor noise,
+    blur, JPEG quality and exposure in ``ranges``, and the seed of its textures and noise."""
     lossless = rng.random() < ranges.lossless_probability
     return Shot(view=view, light=random_light(rng, light), table=str(rng.choice(TABLE_KINDS)),
                 table_variant=int(rng.integers(0, 3)),
@@ -292,6 +306,12 @@ def random_shot(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Lay
                 jpeg=None if lossless else int(rng.integers(ranges.jpeg_quality[0], ranges.jpeg_quality[1] + 1)),
                 exposure=float(rng.uniform(0.35, 0.55)),
                 seed=int(rng.integers(0, 2**31 - 1)) if seed is None else seed)
+
+
+def random_shot(rng: np.random.Generator, ranges: Ranges = Ranges(), layout: Layout = DEFAULT_LAYOUT,
+                *, light: str | None = None, tilt_deg: float | None = None, seed: int | None = None) -> Shot:
+    return shot_through(rng, random_view(rng, ranges, layout, tilt_deg), ranges, light=light,
+                        seed=seed)
 
 
 def corpus_item(seed: int, index: int, ranges: Ranges = Ranges(), layout: Layout = DEFAULT_LAYOUT,

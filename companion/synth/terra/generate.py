@@ -22,11 +22,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from calibration.boards import TableLayout
-from companion.synth.generate import SKIN_TONES, SLEEVES, lift_hand, random_light
+from companion.synth.generate import (
+    SKIN_TONES, SLEEVES, lift_hand, shot_through, webcam_view,
+)
 from companion.synth.scene import Hand, Shot
 from companion.synth.terra.scene import BLOCK_KITS, Flag, TerraScene
-from companion.synth.textures import TABLE_KINDS
-from companion.vision.camera import CameraModel, TablePose, View
+from companion.vision.camera import View
 from companion.vision.terra.kit import BLOCK_MM, BOARD, FLAG_COLOURS, POLE_HEIGHT, SIZE, SQUARE_MM
 
 #: where the board's centre lies on the default 600 × 600 table (mm)
@@ -148,55 +149,20 @@ def must_see(scene: TerraScene, levels: int) -> np.ndarray:
     return np.concatenate(pts)
 
 
-def _in_frame(view: View, pts: np.ndarray, margin: float) -> bool:
-    px = view.project(pts)
-    w, h = view.camera.size
-    cam = pts @ view.pose.R.T + view.pose.t
-    return bool(np.all(cam[:, 2] > 1.0) and np.all(px[:, 0] >= margin) and np.all(px[:, 0] <= w - 1 - margin)
-                and np.all(px[:, 1] >= margin) and np.all(px[:, 1] <= h - 1 - margin))
-
-
 def random_view(rng: np.random.Generator, scene: TerraScene, ranges: TerraRanges = TerraRanges(),
                 tilt_deg: float | None = None) -> View:
     """A webcam in the kit's range that sees the whole board (drawn again until it does)."""
-    w, h = ranges.size
     levels = max(max(scene.heights), 4)
-    need = must_see(scene, levels)
-    cx, cy = scene.board_centre()
-    for _ in range(800):
-        tilt = float(rng.uniform(*ranges.tilt_deg)) if tilt_deg is None else float(tilt_deg)
-        height = float(rng.uniform(*ranges.height_mm))
-        hfov = float(rng.uniform(*ranges.hfov_deg))
-        az = float(rng.uniform(0, 2 * math.pi))
-        roll = math.radians(float(rng.uniform(-8, 8)))
-        f = (w / 2) / math.tan(math.radians(hfov) / 2)
-        cam = CameraModel(f, f, (w - 1) / 2 + float(rng.uniform(-15, 15)),
-                          (h - 1) / 2 + float(rng.uniform(-12, 12)), (w, h),
-                          (float(rng.uniform(-0.30, 0.05)), float(rng.uniform(-0.05, 0.12)),
-                           float(rng.uniform(-0.002, 0.002)), float(rng.uniform(-0.002, 0.002)), 0.0),
-                          source="synthetic")
-        target = (cx + float(rng.uniform(-40, 40)), cy + float(rng.uniform(-40, 40)), 0.0)
-        horiz = np.array([math.cos(az), math.sin(az), 0.0])
-        back = height * math.tan(math.radians(tilt))
-        eye = (target[0] - horiz[0] * back, target[1] - horiz[1] * back, height)
-        up = (math.cos(az + roll), math.sin(az + roll), 0.0)
-        view = View(cam, TablePose.look_at(eye, target, up))
-        if _in_frame(view, need, 12.0):
-            return view
-    raise RuntimeError("no camera in the asked range sees the whole board; widen the ranges")
+    view = webcam_view(rng, ranges, scene.board_centre(), must_see(scene, levels),
+                       jitter=(40.0, 40.0), tries=800, tilt_deg=tilt_deg)
+    if view is None:
+        raise RuntimeError("no camera in the asked range sees the whole board; widen the ranges")
+    return view
 
 
 def random_shot(rng: np.random.Generator, scene: TerraScene, ranges: TerraRanges = TerraRanges(), *,
                 light: str | None = None, tilt_deg: float | None = None) -> Shot:
-    view = random_view(rng, scene, ranges, tilt_deg)
-    lossless = rng.random() < ranges.lossless_probability
-    return Shot(view=view, light=random_light(rng, light), table=str(rng.choice(TABLE_KINDS)),
-                table_variant=int(rng.integers(0, 3)),
-                table_tint=tuple(float(v) for v in rng.uniform(0.92, 1.08, size=3)),  # type: ignore[arg-type]
-                table_shift=(float(rng.uniform(-500, 0)), float(rng.uniform(-500, 0))),
-                noise=float(rng.uniform(*ranges.noise)), blur=float(rng.uniform(*ranges.blur)),
-                jpeg=None if lossless else int(rng.integers(ranges.jpeg_quality[0], ranges.jpeg_quality[1] + 1)),
-                exposure=float(rng.uniform(0.35, 0.55)), seed=int(rng.integers(0, 2**31 - 1)))
+    return shot_through(rng, random_view(rng, scene, ranges, tilt_deg), ranges, light=light)
 
 
 def random_hand(rng: np.random.Generator, scene: TerraScene,
