@@ -25,6 +25,7 @@ from companion.synth.terra.generate import TerraRanges, random_view, table_layou
 from companion.synth.terra.scene import Flag, TerraScene
 from companion.synth.terra.sequence import TerraSequenceSource
 
+_GAME = get_game("terra-turrium")
 #: where the demo board lies on the table (its centre near the table's), its kit
 DEMO_BOARD = TerraScene(tuple([0] * 100), (), (170.0, 150.0), 8.0, "natural", 17)
 
@@ -111,6 +112,24 @@ def gate_for(source: DemoSource) -> Any:
 
     fps = source.fps or 30.0
     return StillnessGate(still_s=max(0.0, (source.still_frames - 1.5) / fps))
+
+
+def with_hidden_puts_asked(script: Script, visible: dict[int, tuple[float, ...]]) -> Script:
+    """The script as this camera must referee it: a step that lays a block on a square whose top
+    the camera cannot see (``visible``: the share of each square's top that shows, for each
+    still position, by the position's index in :func:`demo_positions`) cannot be settled from
+    the picture, so the referee asks, and the step counts as a question."""
+    from companion.synth.terra.truth import MIN_VISIBLE
+
+    _scenes, positions = demo_positions(script)
+    after = {p.step: k for k, p in enumerate(positions) if not p.put_back}
+    steps = []
+    for number, step in enumerate(script.steps):
+        shown = visible.get(after.get(number, -1))
+        puts = [a.squares[0] for a in _GAME.move_from_json(step.move).actions if a.kind == "put"]
+        hidden = shown is not None and any(shown[sq] < MIN_VISIBLE for sq in puts)
+        steps.append(replace(step, kind="ask") if hidden and step.kind == "play" else step)
+    return replace(script, steps=tuple(steps))
 
 
 def demo_source(script: Script, seed: int = 0, *, still_frames: int = 4, hand_frames: int = 3,

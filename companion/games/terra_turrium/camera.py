@@ -55,6 +55,11 @@ PASS_PRIOR = 5.0
 #: more block or flag changes than this between two still moments is not one move
 MAX_BLOCK_CHANGES = 9
 MAX_FLAG_CHANGES = 14
+#: a tower reading below this confidence is the camera's doubt, not a sighting: the reader
+#: reports a square hidden behind a taller tower at the height it last saw there with 0.5
+UNSURE_CONF = 0.6
+#: hidden squares tried at most for blocks the camera did not see put down
+MAX_HIDDEN_SQUARES = 16
 #: pieces the engine does not judge (the aggression markers are tracked from the history)
 IGNORED_KINDS = ("aggression",)
 
@@ -176,9 +181,16 @@ def _endings(move: Move, state: TerraTurriumState) -> list[Move]:
 
 
 def _diff(state: TerraTurriumState, reading: Reading):
+    """Blocks taken and put, flags gone and come, between ``state`` and the reading. A square
+    read without conviction (hidden: the height last seen there) lower than the state says is
+    no take: blocks laid there while it was hidden are not contradicted by an old sighting (the
+    reader reports blocks taken from a hidden square surely, from what shows of its sides)."""
     takes, puts = [], []
+    unsure = set(unsure_squares(reading))
     for sq in range(board.SQUARES):
         delta = reading.heights[sq] - state.heights[sq]
+        if delta < 0 and sq in unsure:
+            continue
         takes += [sq] * max(0, -delta)
         puts += [sq] * max(0, delta)
     before, after = Counter(state.flags), Counter(reading.flags)
@@ -200,7 +212,7 @@ def candidates(state: TerraTurriumState, observation: Observation,
         return []
     seen: set[Move] = set()
     out: list[tuple[tuple, Candidate]] = []
-    for plan in planner.plans(state, takes, puts, removed, added):
+    for plan in _plans(state, reading, takes, puts, removed, added):
         first = run(state, plan)
         for move in _endings(plan, first.freeze()):
             if move in seen:
@@ -219,6 +231,31 @@ def candidates(state: TerraTurriumState, observation: Observation,
                          notation(state, move)), candidate))
     out.sort(key=lambda pair: pair[0])
     return [c for _, c in out]
+
+
+def unsure_squares(reading: Reading) -> list[int]:
+    """Squares whose height the camera reports without conviction (:data:`UNSURE_CONF`): a
+    square hidden behind a taller tower, reported at the height last seen there."""
+    return sorted({sq for sq, _h, conf in reading.towers if conf < UNSURE_CONF})
+
+
+def _plans(state: TerraTurriumState, reading: Reading, takes: list[int], puts: list[int],
+           removed: Counter, added: Counter) -> list[Move]:
+    """The planner's moves for the change seen and, when more blocks were lifted than the
+    camera saw put down, the moves that put the missing ones on squares it cannot see (each
+    such square in turn): a block laid behind a tall tower is still a block laid. The camera's
+    doubt about those squares prices these readings; when one of them and the reading that
+    keeps the blocks in hand explain the table about equally, the referee waits, and asks once
+    the table has moved on (see :mod:`companion.referee.referee`)."""
+    out = planner.plans(state, takes, puts, removed, added)
+    missing = state.in_hand + len(takes) - len(puts)
+    if missing <= 0 or state.phase != PHASE_PLAY:
+        return out
+    for sq in unsure_squares(reading)[:MAX_HIDDEN_SQUARES]:
+        # only legal readings: blocks taken against the rules go back, wherever they were laid
+        out += [m for m in planner.plans(state, takes, sorted(puts + [sq]), removed, added)
+                if not run(state, m).violations]
+    return out
 
 
 def prior(move: Move, table: Table) -> float:

@@ -88,8 +88,9 @@ class TerraSequenceSource(FrameSource):
         self.name = name
         self._next = 0
         self._closed = False
-        #: the frame last read (what it shows), None before the first
+        #: the frame last read (what it shows) and its ground truth, None before the first
         self.last: Planned | None = None
+        self.last_truth: dict | None = None
 
     @property
     def fps(self) -> float | None:
@@ -111,6 +112,7 @@ class TerraSequenceSource(FrameSource):
         truth = photo.truth.to_json()
         truth["step"] = planned.step
         truth["still"] = planned.still
+        self.last_truth = truth
         return Frame(photo.image, index, index / self._fps, truth)
 
     def close(self) -> None:
