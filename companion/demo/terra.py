@@ -132,6 +132,13 @@ def with_hidden_puts_asked(script: Script, visible: dict[int, tuple[float, ...]]
     return replace(script, steps=tuple(steps))
 
 
+def expected_script(script: Script, truths: list[dict[str, Any]]) -> Script:
+    """:func:`with_hidden_puts_asked` from the truths of the frames the camera read (each
+    carries its position's index, ``step``, and every square's ``visible`` share)."""
+    visible = {int(t["step"]): tuple(t["visible"]) for t in truths if "visible" in t and "step" in t}
+    return with_hidden_puts_asked(script, visible)
+
+
 def demo_source(script: Script, seed: int = 0, *, still_frames: int = 4, hand_frames: int = 3,
                 tilt_deg: float = 28.0) -> DemoSource:
     """A rendered video of ``script`` (see the module docstring)."""
