@@ -79,10 +79,13 @@ class DemoSource(SyntheticSource):
         return self.steps[k].step if 0 <= k < len(self.steps) else -1
 
 
-def demo_shot(seed: int = 0, layout: Layout = DEFAULT_LAYOUT) -> Shot:
+def demo_shot(seed: int = 0, layout: Layout = DEFAULT_LAYOUT, *, tilt_deg: float | None = None,
+              light: str = DEMO_LIGHT, table: str = DEMO_TABLE) -> Shot:
+    """The demo camera of video ``seed``; ``tilt_deg``, ``light`` and ``table`` place it
+    otherwise (the camera's height, lens, noise and blur stay in the demo's range)."""
     rng = np.random.default_rng([seed, 2024])
-    shot = random_shot(rng, DEMO_RANGES, layout, light=DEMO_LIGHT, seed=seed + 1)
-    return replace(shot, table=DEMO_TABLE)
+    shot = random_shot(rng, DEMO_RANGES, layout, light=light, tilt_deg=tilt_deg, seed=seed + 1)
+    return replace(shot, table=table)
 
 
 def keyframes(script: Script, *, lattice: Lattice | None = None, hold_s: float = 0.8,
@@ -145,18 +148,18 @@ class VideoResult:
 
 
 def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
-                  fps: float = 10.0, hold_s: float = 0.8) -> VideoResult:
+                  fps: float = 10.0, hold_s: float = 0.8, shot: Shot | None = None) -> VideoResult:
     """Render ``script`` as a video and referee it as ``companion demo`` does
     (:func:`companion.demo.video.play_video`: the live loop, the reader, the gate of
     :func:`gate_for`, the script's people answering), then compare what the referee recorded
-    with the script."""
+    with the script. ``shot``: another camera, light and table than the demo's."""
     import tempfile
 
     from companion.demo.video import play_video
     from companion.referee.scripted import compare
     from companion.runtime.table import Table
 
-    source = demo_source(script, seed, fps=fps, hold_s=hold_s)
+    source = demo_source(script, seed, fps=fps, hold_s=hold_s, shot=shot)
     reader = reader_for(source)
     with tempfile.TemporaryDirectory() as tmp:
         table = Table(data_dir or tmp)

@@ -48,6 +48,11 @@ GIANT_R = 0.35
 #: a piece the camera sees less of than this share (past the mountain of the state judged)
 #: costs :data:`MISS_HIDDEN` when missed; a fully seen one :data:`MISS`, linearly between
 SEEN_LOW, SEEN_HIGH = 0.25, 0.75
+#: how far apart (cells, across the line of sight) two giants' images may lie and still be
+#: the same picture: half a square (a giant is 0.7 squares wide; the next square at the same
+#: level is a whole square off, and a giant one level up and one square nearer than the one
+#: behind it about a third of a square)
+GIANT_LOOKALIKE = 0.5
 
 
 class Sight:
@@ -90,6 +95,19 @@ class Sight:
     def share(self, points: np.ndarray) -> float:
         return float(self.seen(points).mean()) if len(points) else 1.0
 
+    def exposed(self, points: np.ndarray) -> np.ndarray:
+        """Which points (N×3, cells) lie in the open, not inside a column of the mountain (a
+        cube's side against its neighbour's, a top under the cube above: no camera sees
+        those, and their not being seen says nothing)."""
+        if self.grid is None or len(points) == 0:
+            return np.ones(len(points), bool)
+        ci = np.floor(points[:, 0]).astype(int) - self.i0
+        cj = np.floor(points[:, 1]).astype(int) - self.j0
+        inside = (ci >= 0) & (ci < self.grid.shape[0]) & (cj >= 0) & (cj < self.grid.shape[1])
+        under = np.zeros(len(points))
+        under[inside] = self.grid[ci[inside], cj[inside]]
+        return points[:, 2] >= under
+
     @staticmethod
     def giant_points(cell: Cell, level: int) -> np.ndarray:
         """Points of a giant standing on ``cell`` at ``level``: its axis and a ring round it."""
@@ -127,17 +145,17 @@ class Sight:
 
     def looks_like(self, seen_at: tuple[Cell, int], truth: tuple[Cell, int]) -> bool:
         """Whether a giant read at ``seen_at`` (cell, level) is what a giant standing at
-        ``truth`` shows this camera: the part of it the mountain lets through lies where the
-        reading's giant would be, within a giant's width."""
+        ``truth`` shows this camera: the part of it the mountain lets through and the
+        reading's giant lie on the same lines of sight (:data:`GIANT_LOOKALIKE`)."""
         tp = self.giant_points(*truth)
         visible = tp[self.seen(tp)]
         if len(visible) == 0:
             return False
-        a = self.directions(visible)
-        b = self.directions(self.giant_points(*seen_at))
-        dist = float(np.linalg.norm(self.eye - tp.mean(axis=0)))
-        gap = np.sqrt(np.clip(2.0 - 2.0 * (a @ b.T), 0.0, None)).min(axis=1)
-        return float(np.median(gap)) * dist <= 2.0 * GIANT_R
+        a = self.directions(visible).mean(axis=0)
+        b = self.directions(self.giant_points(*seen_at)).mean(axis=0)
+        dist = float(np.linalg.norm(self.eye - visible.mean(axis=0)))
+        gap = float(np.linalg.norm(a / np.linalg.norm(a) - b / np.linalg.norm(b))) * dist
+        return gap <= GIANT_LOOKALIKE
 
 
 def _miss_weight(share: float) -> float:
@@ -150,12 +168,19 @@ def expected_keys(state: HlcState, sight: Sight | None = None) -> list[tuple[Has
     whose top is wholly covered may be invisible, so missing it costs little; with ``sight``
     (the camera's place is known), so does any piece the mountain hides from that camera."""
     keys: list[tuple[Hashable, float]] = []
+    open_cubes = [c for c in state.cubes if not top_covered(c, state.cubes)]
+    weights = dict.fromkeys(open_cubes, MISS)
+    if sight is not None and open_cubes:
+        # every open cube's points judged in one pass
+        pts = [sight.cube_points(c) for c in open_cubes]
+        allp = np.concatenate(pts)
+        seen = sight.seen(allp)
+        bare = sight.exposed(allp)
+        ends = np.cumsum([len(p) for p in pts])[:-1]
+        for cube, part, open_ in zip(open_cubes, np.split(seen, ends), np.split(bare, ends)):
+            weights[cube] = _miss_weight(float(part[open_].mean())) if open_.any() else MISS_HIDDEN
     for cube in state.cubes:
-        hidden = top_covered(cube, state.cubes)
-        weight = MISS_HIDDEN if hidden else MISS
-        if sight is not None and not hidden:
-            weight = _miss_weight(sight.share(sight.cube_points(cube)))
-        keys.append((("cube",) + cube, weight))
+        keys.append((("cube",) + cube, weights.get(cube, MISS_HIDDEN)))
     for seat, pos in zip(state.players, state.giants):
         if pos is not None:
             level = state.height(pos)

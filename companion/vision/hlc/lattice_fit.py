@@ -27,6 +27,9 @@ from companion.vision.camera import View
 from companion.vision.hlc.lattice import Lattice, normalised
 
 _RECT_MM = 340  # side of the rectified square, mm (1 px per mm)
+#: the angle from edge directions is good to about a degree: within this of the last frame's
+#: angle, it confirms it
+HINT_AGREES_DEG = 1.0
 
 
 def edge_image(bgr: np.ndarray) -> np.ndarray:
@@ -47,9 +50,7 @@ def _sample_plane(edges: np.ndarray, view: View, centre: tuple[float, float], ex
     pts = (np.array([centre[0], centre[1], z])[None, :] + uu.reshape(-1, 1) * np.array([ex[0], ex[1], 0.0])
            + vv.reshape(-1, 1) * np.array([ey[0], ey[1], 0.0]))
     px = view.project(pts).reshape(n, n, 2).astype(np.float32)
-    fx = cv2.resize(px[..., 0], (n * coarse, n * coarse), interpolation=cv2.INTER_LINEAR)[:size, :size]
-    fy = cv2.resize(px[..., 1], (n * coarse, n * coarse), interpolation=cv2.INTER_LINEAR)[:size, :size]
-    # cv2.resize aligns pixel areas: shift by half a coarse step so fine k*coarse == coarse k
+    # the fine sample positions interpolated from the coarse ones (fine k·coarse is coarse k)
     sx = np.arange(size, dtype=np.float32) / coarse
     gx, gy = np.meshgrid(sx, sx)
     fx = cv2.remap(px[..., 0], gx, gy, cv2.INTER_LINEAR)
@@ -156,25 +157,29 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
     cu = np.stack(planes_u)  # [h, v+1, u]
     cv_ = np.stack(planes_v)  # [h, v, u+1]
     n = int(radius // pitch)
-    ii, jj = np.meshgrid(np.arange(-n, n), np.arange(-n, n), indexing="ij")
-    keep = np.hypot(ii + 0.5, jj + 0.5) * pitch <= radius
-    ii, jj = ii[keep], jj[keep]
-    offs = np.arange(p) - p // 2
-    OU, OV = np.meshgrid(offs, offs, indexing="ij")
-    u0 = half + OU.reshape(-1, 1) + ii[None, :] * p      # [offset pair, cell]
-    v0 = half + OV.reshape(-1, 1) + jj[None, :] * p
-    u1, v1 = u0 + p, v0 + p
-    um, vm = u0 + p // 2, v0 + p // 2
-    e_u = (cu[:, v1, u0] - cu[:, v0, u0]) + (cu[:, v1, u1] - cu[:, v0, u1]) \
-        - 2 * (cu[:, v1, um] - cu[:, v0, um])
-    e_v = (cv_[:, v0, u1] - cv_[:, v0, u0]) + (cv_[:, v1, u1] - cv_[:, v1, u0]) \
-        - 2 * (cv_[:, vm, u1] - cv_[:, vm, u0])
+    # the cells' lower-left corners for every offset lie on one regular grid of the plane:
+    # u0 = base + I·p + a (I: the cell, a: the offset), so the sums over all offsets and cells
+    # are slices of whole-plane arrays, reshaped, with no gathering
+    base = half - p // 2 - n * p
+    span = 2 * n * p
+    # su[h, v0, u]: the sum of du along v over [v0, v0 + p); sv likewise of dv along u
+    su = cu[:, p:, :] - cu[:, :-p, :]
+    sv = cv_[:, :, p:] - cv_[:, :, :-p]
+    w = slice(base, base + span)
+    e_u = su[:, w, base:base + span] + su[:, w, base + p:base + p + span] \
+        - 2 * su[:, w, base + p // 2:base + p // 2 + span]
+    e_v = sv[:, base:base + span, w] + sv[:, base + p:base + p + span, w] \
+        - 2 * sv[:, base + p // 2:base + p // 2 + span, w]
     # a top shows the lattice's lines both ways; a tower's side shows its joints one way only
     # (its other lines run towards the vertical vanishing point), and a tall side's many
     # joints, regular too, must not pull the phase: a cell counts by the geometric mean of
     # its two directions
-    both = 2.0 * np.sqrt(np.clip(e_u, 0, None) * np.clip(e_v, 0, None))
-    totals = both.max(axis=0).sum(axis=1).reshape(p, p)
+    both = (2.0 * np.sqrt(np.clip(e_u, 0, None) * np.clip(e_v, 0, None))).max(axis=0)
+    both = both.reshape(2 * n, p, 2 * n, p)  # [J, a_v, I, a_u]
+    cells = np.arange(-n, n)
+    keep = (np.hypot(cells[:, None] + 0.5, cells[None, :] + 0.5) * pitch <= radius).astype(np.float32)  # [I, J]
+    totals = np.einsum("jbia,ij->ab", both, keep)  # [a_u, a_v]
+    offs = np.arange(p) - p // 2
     a_i, b_i = np.unravel_index(int(np.argmax(totals)), totals.shape)
     best_total = float(totals[a_i, b_i])
 
@@ -206,15 +211,25 @@ def find_lattice(image: np.ndarray, view: View, anchor: tuple[float, float], *, 
         if key not in results:
             results[key] = find_phase(grey_log, view, anchor, a, pitch, levels)
         return results[key]
-    step = 1.0
-    best = angle
-    for _ in range(3):
-        cands = [best - step, best, best + step]
-        best = max(cands, key=lambda a: at(a)[3])
-        step /= 2
+    best = None
     if hint_deg is not None:
         hint = (hint_deg + 45.0) % 90.0 - 45.0
-        best = max([best, hint, hint - 0.25, hint + 0.25], key=lambda a: at(a)[3])
+        near = [hint - 0.25, hint, hint + 0.25]
+        local = max(near, key=lambda a: at(a)[3])
+        # a video's next frame: where the edges agree with the last frame's angle and that
+        # angle is still the best aligned of its neighbours, the search is done (a third of
+        # the alignments of a search from the edges alone)
+        if local == hint and abs(((angle - hint) + 45.0) % 90.0 - 45.0) <= HINT_AGREES_DEG:
+            best = hint
+    if best is None:
+        step = 1.0
+        best = angle
+        for _ in range(3):
+            cands = [best - step, best, best + step]
+            best = max(cands, key=lambda a: at(a)[3])
+            step /= 2
+        if hint_deg is not None:
+            best = max([best, hint, hint - 0.25, hint + 0.25], key=lambda a: at(a)[3])
     angle = best
     ou, ov, strength, _ = at(angle)
     a = math.radians(angle)

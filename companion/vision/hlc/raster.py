@@ -45,10 +45,12 @@ class Raster:
             g = self.grid
             side = g.sides[c][n]
             b, top = 2 * hn, 2 * h
-            poly = np.array([g.px(side.a0, b), g.px(side.a1, b), g.px(side.a1, top), g.px(side.a0, top)])
-            segs = [np.array([g.px(side.a0, m), g.px(side.a1, m)]) for m in range(b, top + 1)]
-            segs += [poly[[0, 3]], poly[[1, 2]]]
-            v = self._sides[key] = (side.cls, _ipoly(poly), [_ipoly(s) for s in segs])
+            # the face's bottom and top edges and every half-cube line between, all at once
+            col0 = g.proj[b:top + 1, g.vertex[side.a0]]
+            col1 = g.proj[b:top + 1, g.vertex[side.a1]]
+            poly = np.array([col0[0], col1[0], col1[-1], col0[-1]])
+            segs = np.concatenate([np.stack([col0, col1], axis=1), poly[[0, 3]][None], poly[[1, 2]][None]])
+            v = self._sides[key] = (side.cls, _ipoly(poly), list(_ipoly(segs)))
         return v
 
     def draw(self, heights: dict[Cell, int], box: tuple[int, int, int, int] | None = None
