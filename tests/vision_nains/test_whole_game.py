@@ -24,7 +24,7 @@ from companion.games.ville_des_nains.scripts import demo_script
 from companion.referee.scripted import compare
 from companion.runtime.table import Table
 
-STEPS = 8
+STEPS = 9
 SEED = 2
 
 
@@ -32,14 +32,13 @@ SEED = 2
 def test_the_demo_game_is_refereed_from_video_move_by_move(tmp_path):
     script = demo_script()
     judged = replace(script, steps=script.steps[:STEPS])
-    video = replace(script, steps=script.steps[:STEPS + 1])
     kinds = [s.kind for s in judged.steps]
     assert kinds.count("illegal") == 2 and kinds.count("ask") == 1
-    assert video.steps[STEPS].move["type"] == "roll"
-    source = nains.demo_source(video, seed=SEED)
+    assert judged.steps[STEPS - 1].move["type"] == "roll"
+    source = nains.demo_source(judged, seed=SEED)
     table = Table(str(tmp_path))
     try:
-        loop = play_video(table, video, seed=SEED, gate=nains.gate_for(source), source=source)
+        loop = play_video(table, judged, seed=SEED, gate=nains.gate_for(source), source=source)
         referee = table.require_game()
         events = table.log.events(referee.session.game_id)
     finally:

@@ -29,7 +29,7 @@ from collections import Counter
 from typing import Any, Hashable
 
 from companion.games.base import Candidate, MalformedMove
-from companion.games.matching import CLEAR_MARGIN, MISS, MISS_HIDDEN, mismatch_cost
+from companion.games.matching import CLEAR_MARGIN, MISS, MISS_HIDDEN, mismatch_cost, surprise
 from companion.games.ville_des_nains.components import (
     BLUE, COLOUR_DICE, COLOUR_FACES, COLOURS, SHAPES, STONE_KINDS, sort_faces,
 )
@@ -105,9 +105,49 @@ def signature(state: VdnState) -> frozenset[tuple[Hashable, int]]:
     return frozenset(Counter(piece_key(p) for p in expected_pieces(state)).items())
 
 
+#: a built stone the reader reports with less confidence than this at a level is one it
+#: barely saw there: the stone the state has at that level, read otherwise, is weighed as a
+#: hidden piece (:data:`MISS_HIDDEN`), up to :data:`MISS` at this confidence
+SEEN_CONF = 0.4
+
+
+def hidden_weight(conf: float) -> float:
+    """The miss weight of a built stone when the reader reports another stone at its level
+    with confidence ``conf``: a stone under a long block or straight below the camera shows a
+    sliver or nothing, and the reader says so with a low confidence; a stone it saw clearly
+    and read otherwise is missing (:data:`MISS`)."""
+    return MISS_HIDDEN + (MISS - MISS_HIDDEN) * min(max(conf / SEEN_CONF, 0.0), 1.0)
+
+
 def explain(state: VdnState, observation: Observation) -> float:
-    return mismatch_cost(expected_keys(state),
-                         [(piece_key(p), p.conf) for p in observation.pieces])
+    """The matching cost (``companion.games.matching``), with the built stones matched level by
+    level: a stone the state has where the reader reports another one costs what that reading
+    says of the place (:func:`hidden_weight`) and the reading's own surprise, not a stone
+    missing and a stone unexplained."""
+    expected = expected_keys(state)
+    observed = [(piece_key(p), p.conf) for p in observation.pieces]
+    cost = mismatch_cost([e for e in expected if e[0][0] != "stone"],
+                         [o for o in observed if o[0][0] != "stone"])
+    want = Counter(k for k, _ in expected if k[0] == "stone")
+    left: list[tuple[Hashable, float]] = []
+    for key, conf in sorted((o for o in observed if o[0][0] == "stone"), key=lambda kc: -kc[1]):
+        if want[key] > 0:
+            want[key] -= 1
+        else:
+            left.append((key, conf))
+    at: dict[Hashable, list[float]] = {}
+    for key, conf in left:
+        at.setdefault(key[1:4], []).append(conf)  # (seat, building, level)
+    for key, n in want.items():
+        for _ in range(n):
+            there = at.get(key[1:4])
+            if there:
+                conf = there.pop(0)
+                cost += hidden_weight(conf) + surprise(conf)
+            else:
+                cost += MISS
+    cost += sum(surprise(c) for confs in at.values() for c in confs)
+    return cost
 
 
 # --------------------------------------------------------------------------------------------
@@ -147,6 +187,8 @@ class _Change:
                     levels[p.level] = (p.get("colour"), p.get("shape"), p.conf)
         self.tower_delta = tower - state.tower
         self.takes: list[Take] = []
+        #: the new stones read, each with the reader's confidence (for :meth:`take_options`)
+        self.new: list[tuple[Take, float, bool]] = []  # (stone, confidence, top of its building)
         self.destroyed: list[Target] = []
         keys = set(stacks)
         for i, seat in enumerate(state.players):
@@ -163,8 +205,32 @@ class _Change:
                 if any(n is None or n[0] not in COLOURS or n[1] not in SHAPES for n in new):
                     continue  # a gap or an unreadable stone: no move builds that
                 self.takes += [Take(seat, b, str(n[0]), str(n[1])) for n in new if n]
+                self.new += [(Take(seat, b, str(n[0]), str(n[1])), float(n[2]), k == len(new) - 1)
+                             for k, n in enumerate(new) if n]
             elif height == 0 and current:
                 self.destroyed.append(Target(seat, b))
+
+    def take_options(self, state: VdnState) -> list[tuple[Take, ...]]:
+        """The stones taken as read, then the readings that differ from it by one stone the
+        reader barely saw (confidence under :data:`UNSURE`: a stone under a long block shows a
+        sliver of its near face): that stone of another kind still in the pool. The camera
+        cannot tell these apart; the rules and the matching cost decide, and the referee asks
+        when they cannot. (The stone's level is another matter: the height of the stone on top
+        shows by parallax, so a stone is never assumed away.)"""
+        read = tuple(self.takes)
+        out = [read]
+        for k, (take, conf, top) in enumerate(self.new):
+            if conf >= UNSURE:
+                continue
+            for colour, shape in STONE_KINDS:
+                if (colour, shape) == take.stone or not state.in_pool((colour, shape)):
+                    continue
+                if shape == "roof" and not top:
+                    continue
+                swapped = list(read)
+                swapped[k] = Take(take.seat, take.building, colour, shape)
+                out.append(tuple(swapped))
+        return list(dict.fromkeys(out))
 
     @property
     def anything(self) -> bool:
@@ -198,7 +264,23 @@ def _draw_variants(state: VdnState, d: int, destroyed: list[Target]) -> list[tup
     return out
 
 
+#: a new stone read with less confidence than this may be another (:meth:`_Change.take_options`)
+UNSURE = 0.5
+
+
 def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
+    moves: list[Move] = []
+    read = ch.takes
+    try:
+        for takes in ch.take_options(state):
+            ch.takes = list(takes)
+            moves += _hypotheses_for(state, ch)
+    finally:
+        ch.takes = read
+    return list(dict.fromkeys(moves))
+
+
+def _hypotheses_for(state: VdnState, ch: _Change) -> list[Move]:
     players = state.players
     nxt = state.next_index()
     owners = list(dict.fromkeys(t.seat for t in ch.takes))
@@ -318,7 +400,8 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
             ranked.append((odds, Candidate(
                 move=move, state=result.state, verdict=verdict_of(state, move, result),
                 cost=explain(result.state, observation),
-                complete=_complete(state, move, result.state, result.rule is None))))
+                complete=_complete(state, move, result.state, result.rule is None),
+                prior=odds)))
     ranked.sort(key=lambda rc: (round(rc[1].cost, 9), rc[0], not rc[1].verdict.legal,
                                 notation(rc[1].move)))
     return [c for _, c in ranked]

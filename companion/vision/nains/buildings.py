@@ -45,6 +45,20 @@ class BuildingReading:
     stack: StackReading
 
 
+def reach(view: View, rect: Rect, top_mm: float, margin: float = MARGIN_MM) -> Rect:
+    """The part of the plane picture where stacks standing in ``rect`` show, up to ``top_mm``
+    high: ``rect`` grown by ``margin``, and stretched away from the camera's foot as far as a
+    top that high leans out in the picture (a tall tower at the far side of the table leans
+    out by far more than the margin)."""
+    C = view.pose.camera_position
+    corners = rect.corners()
+    s = (C[2] - PLANE_Z) / max(C[2] - top_mm, 1.0)
+    leaned = C[:2] + (corners - C[:2]) * s
+    pts = np.vstack([corners, leaned])
+    lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
+    return Rect(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
 def _fitter(image: np.ndarray, view: View, rect: Rect, colours: FrameColours, table: Background,
             names: tuple[str, ...]) -> tuple[Fitter, list[int]]:
     plane = plane_picture(image, view, rect, PLANE_Z, PPM)
@@ -52,7 +66,8 @@ def _fitter(image: np.ndarray, view: View, rect: Rect, colours: FrameColours, ta
     lab = colours.lab_of(plane.image.reshape(-1, 3))
     bg = Background.fit_shadows(table, lab)
     lp = colours.classes(plane.image.reshape(-1, 3), bg).reshape(h, w, -1)
-    fitter = Fitter(plane, lp, view.pose.camera_position, lab[:, 0].reshape(h, w))
+    dark = 1 + colours.names.index("dark") if "dark" in colours.names else None
+    fitter = Fitter(plane, lp, view.pose.camera_position, lab[:, 0].reshape(h, w), dark=dark)
     return fitter, [1 + colours.names.index(n) for n in names]
 
 
@@ -66,7 +81,8 @@ def height_shift_px(view: View, xy: tuple[float, float]) -> float:
 def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, table: Background,
               tolerance_mm: float) -> list[BuildingReading]:
     """The buildings on ``area``'s slots."""
-    fitter, cls = _fitter(image, view, area.rect.grown(MARGIN_MM), colours, table, STONE_COLOURS)
+    fitter, cls = _fitter(image, view, reach(view, area.rect, MAX_LEVELS * STONE_MM), colours, table,
+                          STONE_COLOURS)
     names = colours.names
     out = []
     for k, slot in enumerate(area.slots):
@@ -83,7 +99,8 @@ def read_tower(image: np.ndarray, view: View, zones: ZoneLayout, colours: FrameC
                table: Background) -> tuple[int, float, StackReading | None]:
     """The kobold's tower: its height (0 when its spot is bare) and the confidence in it."""
     names = ("blue",) + tuple(STONE_COLOURS)
-    fitter, cls = _fitter(image, view, zones.kobold_rect.grown(MARGIN_MM), colours, table, names)
+    fitter, cls = _fitter(image, view, reach(view, zones.kobold_rect, MAX_TOWER * STONE_MM), colours,
+                          table, names)
     st = fit_stack(fitter, zones.kobold, None, cls, max_levels=MAX_TOWER, shapes=("cube",),
                    search_mm=zones.slot_tolerance_mm)
     blue = 1 + colours.names.index(KOBOLD_COLOUR)

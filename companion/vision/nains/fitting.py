@@ -171,7 +171,9 @@ def facing(normals: np.ndarray, to_camera: np.ndarray) -> np.ndarray:
     """How much each point counts: 1 on a face turned towards the camera, less on one seen at a
     grazing angle (a sliver of a few pixels, where blur mixes it with what lies beside it), 0 on
     a face turned away."""
-    cos = np.einsum("...i,...i->...", normals, to_camera) / np.maximum(np.linalg.norm(to_camera, axis=-1), 1e-9)
+    t0, t1, t2 = to_camera[..., 0], to_camera[..., 1], to_camera[..., 2]
+    dot = normals[..., 0] * t0 + normals[..., 1] * t1 + normals[..., 2] * t2
+    cos = dot / np.maximum(np.sqrt(t0 * t0 + t1 * t1 + t2 * t2), 1e-9)
     return np.clip((cos - 0.05) / 0.3, 0.0, 1.0)
 
 
@@ -188,8 +190,10 @@ class Fitter:
     class 0 the background) seen from the camera at ``camera`` (table mm)."""
 
     def __init__(self, plane: Plane, lp: np.ndarray, camera: np.ndarray,
-                 lightness: np.ndarray | None = None):
+                 lightness: np.ndarray | None = None, dark: int | None = None):
         self.plane = plane
+        #: the class of pixels too dark to show a colour (None: not named)
+        self.dark = dark
         #: the picture's lightness (L*, h × w), for the shading term; None: no shading term
         self.L = None if lightness is None else np.append(lightness.astype(np.float32).reshape(-1), np.float32(50.0))
         h, w, k = lp.shape
@@ -197,10 +201,16 @@ class Fitter:
         with np.errstate(divide="ignore"):
             nots = np.log(np.clip(1.0 - np.exp(lp), 1e-3, 1.0)).astype(np.float32)
         soft = np.maximum(nots[:, :, :1], np.float32(SOFT_FLOOR))
+        # the table or a deep shadow on it (class -3): the shadow a stack casts on the camera's
+        # side of its foot is too dark to show the table's colour (``dark``: the class of such
+        # pixels; without it, the background alone)
+        ground = lp[:, :, :1] if dark is None else np.logaddexp(lp[:, :, :1], lp[:, :, dark:dark + 1])
         # one flat table: the K classes, "not class k" for each (class -1 is "not background",
         # -10 - k "not class k"), "not background, or a face in shadow" (class -2: never much
-        # against), then the value off the picture
-        self.table = np.concatenate([lp.astype(np.float32), nots, soft], axis=2).reshape(-1)
+        # against), the ground (class -3), then the value off the picture
+        self.stride = 2 * k + 2
+        self.table = np.concatenate([lp.astype(np.float32), nots, soft, ground.astype(np.float32)],
+                                    axis=2).reshape(-1)
         self.table = np.append(self.table, np.float32(OUTSIDE))
         self.lp = lp
         self.C = np.asarray(camera, float)
@@ -218,15 +228,23 @@ class Fitter:
         ix = np.rint((C[0] + (X[..., 0] - C[0]) * t - pl.rect.x0) * pl.ppm - 0.5).astype(np.int64)
         iy = np.rint((pl.rect.y1 - C[1] - (X[..., 1] - C[1]) * t) * pl.ppm - 0.5).astype(np.int64)
         inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
-        k = self.k
-        col = np.where(cls >= 0, cls, np.where(cls == -1, k, np.where(cls == -2, 2 * k, k - 10 - cls)))
-        idx = (iy * self.w + ix) * (2 * k + 1) + col
+        idx = (iy * self.w + ix) * self.stride + self._column(cls)
         return np.where(inside, idx, len(self.table) - 1)
+
+    def _column(self, cls: np.ndarray | int) -> np.ndarray | int:
+        """The column of the flat table a class code reads (see :meth:`__init__`)."""
+        k = self.k
+        if np.ndim(cls) == 0:
+            c = int(cls)
+            return c if c >= 0 else k if c == -1 else 2 * k if c == -2 else 2 * k + 1 if c == -3 else k - 10 - c
+        cls = np.asarray(cls)
+        return np.where(cls >= 0, cls, np.where(cls == -1, k, np.where(cls == -2, 2 * k,
+                        np.where(cls == -3, 2 * k + 1, k - 10 - cls))))
 
     def values(self, X: np.ndarray, cls: np.ndarray | int) -> np.ndarray:
         """Log-posterior of class ``cls`` (an index, -1 for "not background"; one per point or
         one for all) at table points ``X``."""
-        return self.table[self._index(X, np.broadcast_to(np.asarray(cls), X.shape[:-1]))]
+        return self.table[self._index(X, cls)]
 
     def score_colours(self, name: str, poses: np.ndarray, classes: list[int]) -> np.ndarray:
         """Scores (H × len(classes)) of the solid ``name`` at ``poses``, all its faces of each
@@ -237,8 +255,7 @@ class Fitter:
         X = self._place(S.face_pts, poses)
         N = self._place(S.face_normal, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
         visible = facing(N, self.C - X)
-        zero = np.zeros(X.shape[:-1], np.int64)
-        base = self._index(X, zero)
+        base = self._index(X, 0)
         off = len(self.table) - 1
         Xr = self._place(S.ring_pts, poses)
         D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
@@ -246,7 +263,10 @@ class Fitter:
         u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
         along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
-        rbase = self._index(Xr, np.zeros(Xr.shape[:-1], np.int64))
+        if name == "roof":  # its top is a ridge: past its far eave shows what lies beyond it
+            eaves = ~S.ring_top & (np.abs(S.ring_dir[:, 1]) > 0.5)
+            keep = keep | (eaves[None, :] & (along > 0.3))
+        rbase = self._index(Xr, 0)
         wsum = np.maximum(visible.sum(axis=1), 1e-9)
         ksum = np.maximum(keep.sum(axis=1), 1)
         out = np.empty((H, len(classes)))
@@ -259,7 +279,7 @@ class Fitter:
     def _unevenness(self, idx: np.ndarray, visible: np.ndarray, S: Samples) -> np.ndarray:
         """Mean squared spread (relative to :data:`SHADE_SIGMA`) of the lightness of each flat
         face's visible points about their face's mean, per hypothesis."""
-        kk = 2 * self.k + 1
+        kk = self.stride
         pix = np.where(idx == len(self.table) - 1, len(self.L) - 1, idx // kk)
         L = self.L[pix]
         groups = S.face_group
@@ -280,10 +300,12 @@ class Fitter:
     def _place(pts: np.ndarray, poses: np.ndarray) -> np.ndarray:
         a = np.radians(poses[:, 3])[:, None]
         c, s = np.cos(a), np.sin(a)
-        x = c * pts[None, :, 0] - s * pts[None, :, 1] + poses[:, None, 0]
-        y = s * pts[None, :, 0] + c * pts[None, :, 1] + poses[:, None, 1]
-        z = np.broadcast_to(pts[None, :, 2] + poses[:, None, 2], x.shape)
-        return np.stack([x, y, z], axis=-1)
+        px, py = pts[None, :, 0], pts[None, :, 1]
+        out = np.empty((len(poses), len(pts), 3))
+        out[..., 0] = c * px - s * py + poses[:, None, 0]
+        out[..., 1] = s * px + c * py + poses[:, None, 1]
+        out[..., 2] = pts[None, :, 2] + poses[:, None, 2]
+        return out
 
     def score(self, name: str, poses: np.ndarray, top_cls: np.ndarray | int,
               side_cls: np.ndarray | int, *, ring: bool = True, ring_cls: int = 0,
@@ -301,9 +323,12 @@ class Fitter:
         X = self._place(S.face_pts, poses)
         N = self._place(S.face_normal, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
         visible = facing(N, self.C - X)
-        tc = np.broadcast_to(np.asarray(top_cls).reshape(-1, 1), (H, 1))
-        sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
-        cls = np.where(S.face_top[None, :], tc, sc)
+        if np.ndim(top_cls) == 0 and np.ndim(side_cls) == 0 and int(top_cls) == int(side_cls):
+            cls: np.ndarray | int = int(top_cls)
+        else:
+            tc = np.broadcast_to(np.asarray(top_cls).reshape(-1, 1), (H, 1))
+            sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
+            cls = np.where(S.face_top[None, :], tc, sc)
         idx = self._index(X, cls)
         v = self.table[idx]
         faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
@@ -317,6 +342,6 @@ class Fitter:
         u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
         along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
-        vr = self.table[self._index(Xr, np.full(Xr.shape[:-1], ring_cls, np.int64))]
+        vr = self.table[self._index(Xr, ring_cls)]
         rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
         return faces + RING_WEIGHT * rings

@@ -114,6 +114,7 @@ class FrameColours:
         shaded = np.stack([_shaded(self.lab, mu[k], covs[k]) if n not in fixed else plain[:, k]
                            for k, n in enumerate(names)], axis=1)
         self.loglik = np.logaddexp(plain, shaded - SHADE_PRIOR).astype(np.float32)
+        self._tables: dict = {}
 
     def lab_of(self, bgr: np.ndarray) -> np.ndarray:
         return self.lab[lut_index(bgr).ravel()]
@@ -122,13 +123,27 @@ class FrameColours:
         """Log-posteriors (pixels × classes, equal priors, clipped at :data:`LOG_FLOOR`) of
         ``background`` (column 0, when given) and the named colours, for uint8 BGR pixels."""
         idx = lut_index(bgr).ravel()
-        ll = self.loglik[idx]
+        return self.table(background)[idx]
+
+    def table(self, background: "Background | None") -> np.ndarray:
+        """The log-posteriors of :meth:`classes` for every colour of the look-up grid: a pixel's
+        class depends on its grid colour alone, so a zone's pixels are named by one look-up
+        (the grid has fewer colours than a zone has pixels)."""
+        key = None if background is None else background.key()
+        cached = self._tables.get(key)
+        if cached is not None:
+            return cached
+        ll = self.loglik
         if background is not None:
-            bg = background.loglik(self.lab[idx]).astype(np.float32)[:, None]
+            bg = background.loglik(self.lab).astype(np.float32)[:, None]
             ll = np.concatenate([bg, ll], axis=1)
         ll = ll - ll.max(axis=1, keepdims=True)
         lp = ll - np.log(np.exp(ll).sum(axis=1, keepdims=True))
-        return np.maximum(lp, LOG_FLOOR).astype(np.float32)
+        out = np.maximum(lp, LOG_FLOOR).astype(np.float32)
+        if len(self._tables) > 16:
+            self._tables.clear()
+        self._tables[key] = out
+        return out
 
 
 @dataclass(frozen=True)
@@ -193,6 +208,10 @@ class Background:
             spread = np.maximum(np.median(np.abs(d - med), axis=0) * 1.4826, (6.0, 3.0, 3.0))
             shadow = (tuple(float(v) for v in med), tuple(float(v) for v in spread))
         return cls(lit.L0, lit.a0, lit.b0, lit.sigma_ab, shadow)  # type: ignore[arg-type]
+
+    def key(self) -> tuple:
+        """What the background's log-likelihoods depend on (for caching tables of them)."""
+        return (self.L0, self.a0, self.b0, self.sigma_ab, self.shadow)
 
     def loglik(self, lab: np.ndarray) -> np.ndarray:
         L = lab[:, 0]

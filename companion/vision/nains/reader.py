@@ -28,7 +28,7 @@ import numpy as np
 from calibration.boards import TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
-from companion.vision.camera import CameraModel
+from companion.vision.camera import CameraModel, View
 from companion.vision.colours import ColourModel
 from companion.vision.frames import Frame
 from companion.vision.nains import hands
@@ -81,11 +81,14 @@ class NainsReader:
     colours: ColourModel | None = None
     reuse_pose: bool = True
     locator: TableLocator = field(init=False)
+    #: the pose of the last frame read (what the overlay draws with)
+    last_view: View | None = field(default=None, init=False, repr=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False)
     _seen_markers: set = field(default_factory=set, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.locator = TableLocator(self.camera, self.layout or self.zones.table_layout())
+        self.overlay_locator = TableLocator(self.camera, self.layout or self.zones.table_layout())
         if self.colours is None:
             self.colours = ColourModel.default(list(PALETTE))
         missing = [c for c in PALETTE if c != "white" and c not in self.colours.names]
@@ -144,6 +147,7 @@ class NainsReader:
             assert view is not None
         if self._covered_markers(fix, image.shape):
             return Reading(fix, hand=True)
+        self.last_view = view
         colours = FrameColours(self.colours, paper_white(image, fix.detections), CLASSES)
         zones = self.zones
         free = colours.lab_of(sample(image, view, free_table(zones)))
@@ -271,10 +275,15 @@ def annotate(image: np.ndarray, observation: Observation | None, *, reader: Nain
     if observation.hand:
         return _banner(out, "hand over the table: not read")
     reader = reader or NainsReader()
-    fix = reader.locator.locate(image, reuse=True)
-    if not fix.ok or fix.view is None:
-        return _banner(out, "table not seen: check its markers")
-    view = fix.view
+    view = reader.last_view
+    if view is None:
+        # a locator of the overlay's own: the reader's keeps the pose (and with it the zones'
+        # readings) of the last still moment, which the frames drawn in between (an arm over
+        # a marker) must not disturb
+        fix = reader.overlay_locator.locate(image, reuse=True)
+        if not fix.ok or fix.view is None:
+            return _banner(out, "table not seen: check its markers")
+        view = fix.view
     zones = reader.zones
 
     def px(x: float, y: float, z: float = 0.0) -> tuple[int, int]:

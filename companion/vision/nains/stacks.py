@@ -30,12 +30,17 @@ from companion.vision.nains.fitting import SHADE_SIGMA, Fitter, facing, samples
 from companion.vision.nains.kit import SHAPES, STONE_MM, stone_height
 from companion.vision.nains.solids import shape as solid_shape
 
+#: the class the table around a stack's foot shows: the table, or the deep shadow the stack
+#: casts on it (:class:`~companion.vision.nains.fitting.Fitter`)
+GROUND = -3
 #: a stone must explain its points at least this well (mean log-posterior) to be part of a stack
 LEVEL_COST = -0.55
 #: a roof whose ridge does not show (a darker line along its middle, or its two slopes lit
 #: unlike) is doubted by this much: a flat top explains the same colours as a roof on it
 ROOF_DOUBT = 0.6
 RIDGE_LEVEL = 0.05
+#: how much less a point too dark to show a colour counts for a stone than one of its colour
+SHADOW_DOUBT = 1.0
 #: what a stone costs when the camera sees none of it
 HIDDEN_COST = 0.35
 #: the weight of the faces' unevenness (see :meth:`_Levels._uneven`)
@@ -75,16 +80,16 @@ class StackReading:
     score: float
 
 
-def _inside(xy: np.ndarray, stone: Stone) -> np.ndarray:
-    """Whether points (… × 2) lie within the footprint of ``stone``."""
+def _inside(xy: np.ndarray, stone: Stone, grow: float = 0.0) -> np.ndarray:
+    """Whether points (… × 2) lie within the footprint of ``stone`` (grown by ``grow`` mm)."""
     a = np.radians(stone.yaw)
     d = xy - np.array([stone.x, stone.y])
     u = d[..., 0] * np.cos(a) + d[..., 1] * np.sin(a)
     v = -d[..., 0] * np.sin(a) + d[..., 1] * np.cos(a)
     if stone.shape == "cylinder":
-        return u * u + v * v <= 100.0
+        return u * u + v * v <= (10.0 + grow) ** 2
     hx, hy = HALF[stone.shape]
-    return (np.abs(u) <= hx) & (np.abs(v) <= hy)
+    return (np.abs(u) <= hx + grow) & (np.abs(v) <= hy + grow)
 
 
 def _visible(fitter: Fitter, stone: Stone, level: int, above: tuple[Stone, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -135,6 +140,11 @@ class _Levels:
             keep = vis > 0
             Xv, wv = X[keep], vis[keep]
             vals = np.stack([self.fitter.values(Xv, c) for c in self.cls])
+            if self.fitter.dark is not None:
+                # a side turned from the light can be too dark to show any colour: such a point
+                # is weak evidence for every colour, never evidence against the stone
+                dark = self.fitter.values(Xv, self.fitter.dark) - SHADOW_DOUBT
+                vals = np.maximum(vals, dark[None, :])
             m = (vals * wv).sum(axis=1) / wv.sum()
             m = m - SHADE_WEIGHT * self._uneven(stone, Xv, wv, keep)
             if stone.shape == "roof" and not above:
@@ -152,8 +162,8 @@ class _Levels:
         short stones laid over a long block lying towards the camera) is wrong."""
         if self.fitter.L is None:
             return 0.0
-        kk = 2 * self.fitter.k + 1
-        idx = self.fitter._index(Xv, np.zeros(len(Xv), np.int64))
+        kk = self.fitter.stride
+        idx = self.fitter._index(Xv, 0)
         pix = np.where(idx == len(self.fitter.table) - 1, len(self.fitter.L) - 1, idx // kk)
         L = self.fitter.L[pix]
         groups = samples(stone.shape).face_group[keep]
@@ -210,20 +220,32 @@ def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, 
         u = u / max(float(np.linalg.norm(u)), 1e-9)
         along = D[:, :2] @ u
         top = k == len(stones) - 1
-        keep = (S.ring_top & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
+        past = S.ring_top | (_eaves(stone.shape) & (along > 0.3))
+        keep = (past & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
         if top and k == 0 and not base:
             keep = keep | (~S.ring_top & (along < 0.3))
         if k == 0 and len(stones) > 1:  # the foot's ring, where no upper stone hides it
             keep &= ~_hidden(fitter, X, stones[1:], base + 1)
         if keep.any():
-            cls = np.where(S.ring_top[keep] & top, -10 - top_class, background)
+            cls = np.where(past[keep] & top, -10 - top_class, background)
             out += float(fitter.values(X[keep], cls).mean())
     return out
 
 
+def _eaves(shape: str) -> np.ndarray:
+    """The ring points of a shape that show what lies past its top on the far side besides
+    its top's own ring: for a roof, the foot ring past its eaves (its top is only a ridge, so
+    without these a roof on top would leave the far side unexplained, and a roof would fit the
+    near end of any flat top)."""
+    S = samples(shape)
+    if shape != "roof":
+        return np.zeros(len(S.ring_top), bool)
+    return ~S.ring_top & (np.abs(S.ring_dir[:, 1]) > 0.5)  # the eaves run along the ridge
+
+
 def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | None, colour_classes: list[int],
               *, max_levels: int, shapes: tuple[str, ...] = SHAPES, search_mm: float = 8.0,
-              background: int = 0) -> StackReading | None:
+              background: int = GROUND) -> StackReading | None:
     """The stack standing near ``near`` (table mm), squared to ``square_deg`` (None: turned any
     way), or None when nothing stands there (see the module docstring).
 
@@ -254,6 +276,9 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
 TOPS_KEPT = 8
 #: tops scoring this much below the best are not filled in
 TOP_SPREAD = 1.5
+#: turns (degrees) tried about the foot's square for a top stone: a cube-sized foot on a long
+#: block tells its turn poorly, and a long block's ends show a few degrees clearly
+TOP_TURNS = np.array([-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0])
 
 
 def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list[int], max_levels: int,
@@ -287,11 +312,12 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     out = []
     fine = np.arange(-1.5, 1.51, 0.75)
     for _, n, shape, turn, pose in kept:
-        fx, fy = np.meshgrid(pose[0] + fine, pose[1] + fine, indexing="ij")
-        poses = np.column_stack([fx.ravel(), fy.ravel(), np.full(fx.size, pose[2]), np.full(fx.size, pose[3])])
+        fx, fy, fa = np.meshgrid(pose[0] + fine, pose[1] + fine, pose[3] + TOP_TURNS, indexing="ij")
+        poses = np.column_stack([fx.ravel(), fy.ravel(), np.full(fx.size, pose[2]), fa.ravel()])
         sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
         k = int(np.argmax(sc))
-        out.append((float(sc[k]), n, Stone(shape, float(poses[k, 0]), float(poses[k, 1]), square + turn, turn)))
+        yaw = float(poses[k, 3])
+        out.append((float(sc[k]), n, Stone(shape, float(poses[k, 0]), float(poses[k, 1]), yaw, turn)))
     return out
 
 
@@ -378,8 +404,15 @@ def _nudges(level: int, shape: str, yaw: float) -> list[tuple[float, float]]:
 
 
 
+#: a ring point whose line of sight passes this close (mm) to an upper stone's outline is
+#: taken as hidden by it: blur mixes the two there, and a tall stack's top leans out over the
+#: ring around its foot by about that much
+HIDE_MARGIN_MM = 1.5
+
+
 def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> np.ndarray:
-    """Which points ``X`` the stones (from ``level`` up) hide from the camera."""
+    """Which points ``X`` the stones (from ``level`` up) hide from the camera, or lie too close
+    to their outline in the picture to show what is past them."""
     C = fitter.C
     out = np.zeros(len(X), bool)
     for j, up in enumerate(stones):
@@ -388,7 +421,7 @@ def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> n
         for z in (lo + 0.5, (lo + hi) / 2, hi):
             t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
             xy = X[:, :2] + (C[:2] - X[:, :2]) * t[:, None]
-            out |= (X[:, 2] < z - 0.5) & _inside(xy, up)
+            out |= (X[:, 2] < z - 0.5) & _inside(xy, up, HIDE_MARGIN_MM)
     return out
 
 
@@ -455,7 +488,7 @@ def _foot_ring(fitter: Fitter, poses: np.ndarray) -> np.ndarray:
     u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
     along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
     keep = ~S.ring_top[None, :] & (along < 0.3)
-    v = fitter.values(X, 0)
+    v = fitter.values(X, GROUND)
     return (v * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
 
 
