@@ -8,15 +8,10 @@ import pytest
 
 from companion.errors import BadInput
 from companion.observation import Observation
-from companion.synth.corpora import CorpusItem
 from companion.synth.terra.corpus import score
-from companion.synth.terra.colour_shot import learn_colours
-from companion.synth.terra.generate import TerraRanges, corpus_item, table_layout
-from companion.synth.terra.photo import photograph
 from companion.vision.frames import Frame
 from companion.vision.readers import make_reader
-from companion.vision.terra.hands import MIN_ARM_RUN_MM
-from companion.vision.terra.reader import TerraReader, annotate
+from companion.vision.terra.reader import annotate
 
 
 def test_heights_and_flags_are_read_from_tilted_cameras(tilted_frames):
@@ -64,20 +59,6 @@ def test_an_arm_reaching_over_the_board_is_never_read_as_a_position(hand_frames)
     for item, reader in reaching:
         seen = reader.read(item.image)
         assert seen is None or (seen.hand and not seen.pieces), f"frame {item.index}: {seen}"
-
-
-def test_an_arm_read_as_towers_still_shows_crossing_the_table():
-    """Seed 31, frame 2: an arm reaching over the board from beyond it, in dim light. The arm's
-    surface reads as unsure towers near the board's edge; were those trusted to lean over the
-    table band round the board, they would hide the arm crossing it."""
-    scene, shot = corpus_item(31, 2, TerraRanges(), hand_probability=1.0)
-    item = CorpusItem(2, scene, shot, photograph(scene, shot))
-    assert item.truth.hand_over_board
-    reader = TerraReader(camera=shot.view.camera, layout=table_layout(),
-                         colours=learn_colours(scene, shot), reuse_pose=False)
-    reading = reader.read_all(item.image)
-    assert reading.hand is not None and reading.hand.hand
-    assert reading.hand.table_run_mm >= MIN_ARM_RUN_MM
 
 
 def test_a_frame_without_the_board_gives_nothing(tilted_frames):

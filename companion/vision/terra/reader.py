@@ -49,9 +49,6 @@ MAX_CONF = 0.995
 SURE = 0.9
 CLEAR_SEEN = 0.3
 HIDDEN_SEEN = 0.5
-#: a tower read at least this surely may lean over the table band round the board (where an
-#: arm is looked for); unsure towers are often an arm's surface read as blocks
-LEAN_CONF = 0.9
 #: the confidence of a height remembered for a hidden square
 REMEMBERED_CONF = 0.5
 #: the board's corners moving this far (px) between frames means the camera or the board moved
@@ -139,20 +136,13 @@ class TerraReader:
             return Reading(located, first)
         palette = Palette(paper_colours(white), top, _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
-        ref = self._reference
-        anchor = geo.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
-        same = ref is not None and np.max(np.abs(anchor - ref[2])) <= MOVED_PX
-        # the table band is not judged where towers lean over it: the towers read surely, and
-        # those of the last still frame (an arm over the board is read as towers too, unsure
-        # ones, which must not hide the arm crossing the band)
-        standing = np.where(heights.conf >= LEAN_CONF, heights.heights, 0)
-        if same:
-            assert ref is not None
-            standing = np.maximum(standing, ref[1])
-        leaning = hands.towers_mask(image.shape[:2], geo, standing)
+        leaning = hands.towers_mask(image.shape[:2], geo, heights.heights)
         table = hands.table_crossing(image, geo, leaning)
         if table.hand:
             return Reading(located, hands.HandCheck(first.smooth_squares, table_run_mm=table.run_mm), heights)
+        ref = self._reference
+        anchor = geo.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
+        same = ref is not None and np.max(np.abs(anchor - ref[2])) <= MOVED_PX
         changed = 0.0
         if same:
             assert ref is not None
