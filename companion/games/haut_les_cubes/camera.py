@@ -47,7 +47,7 @@ GIANT_H = 1.4
 GIANT_R = 0.35
 #: a piece the camera sees less of than this share (past the mountain of the state judged)
 #: costs :data:`MISS_HIDDEN` when missed; a fully seen one :data:`MISS`, linearly between
-SEEN_LOW, SEEN_HIGH = 0.25, 0.75
+SEEN_LOW, SEEN_HIGH = 0.1, 0.3
 #: how far apart (cells, across the line of sight) two giants' images may lie and still be
 #: the same picture: half a square (a giant is 0.7 squares wide; the next square at the same
 #: level is a whole square off, and a giant one level up and one square nearer than the one
@@ -63,9 +63,13 @@ class Sight:
     for not being seen, nor a giant read where its visible part points (along the same line of
     sight a mostly hidden giant on a cube and one on the table behind it look alike)."""
 
-    def __init__(self, eye: tuple[float, float, float], heights: Mapping[Cell, int]):
+    def __init__(self, eye: tuple[float, float, float], heights: Mapping[Cell, int],
+                 giants: Iterable[tuple[Cell, int]] = ()):
         self.eye = np.asarray(eye, float)
         self.heights = heights
+        #: the giants standing (cell, level): they hide what is behind them too, and the reader
+        #: leaves their pixels out of the mountain's evidence
+        self.giants = [(c[0] + 0.5, c[1] + 0.5, level * CUBE_H) for c, level in giants]
         if heights:
             keys = np.array(list(heights), dtype=int)
             self.i0, self.j0 = keys.min(axis=0)
@@ -77,12 +81,16 @@ class Sight:
         else:
             self.grid = None
 
-    def seen(self, points: np.ndarray, steps: int = 20) -> np.ndarray:
-        """Which points (N×3, cells) the camera sees."""
+    def seen(self, points: np.ndarray, steps: int = 20, *, giants: bool = False) -> np.ndarray:
+        """Which points (N×3, cells) the camera sees past the mountain (and, with ``giants``,
+        past the giants standing)."""
         if self.grid is None or len(points) == 0:
             return np.ones(len(points), bool)
+        top = self.top
+        if giants and self.giants:
+            top = max(top, max(g[2] for g in self.giants) + GIANT_H)
         d = self.eye[None, :] - points
-        reach = np.clip((self.top - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
+        reach = np.clip((top - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
         t = np.linspace(0.03, 1.0, steps)
         q = points[:, None, :] + (t[None, :, None] * reach[:, None, None]) * d[:, None, :]
         ci = np.floor(q[..., 0]).astype(int) - self.i0
@@ -90,7 +98,12 @@ class Sight:
         inside = (ci >= 0) & (ci < self.grid.shape[0]) & (cj >= 0) & (cj < self.grid.shape[1])
         under = np.zeros(q.shape[:2])
         under[inside] = self.grid[ci[inside], cj[inside]]
-        return ~(q[..., 2] < under - 0.05).any(axis=1)
+        blocked = q[..., 2] < under - 0.05
+        if giants:
+            for gx, gy, gz in self.giants:
+                blocked |= (((q[..., 0] - gx) ** 2 + (q[..., 1] - gy) ** 2 < GIANT_R ** 2)
+                            & (q[..., 2] >= gz) & (q[..., 2] <= gz + GIANT_H))
+        return ~blocked.any(axis=1)
 
     def share(self, points: np.ndarray) -> float:
         return float(self.seen(points).mean()) if len(points) else 1.0
@@ -163,10 +176,13 @@ def _miss_weight(share: float) -> float:
     return MISS_HIDDEN + u * (MISS - MISS_HIDDEN)
 
 
-def expected_keys(state: HlcState, sight: Sight | None = None) -> list[tuple[Hashable, float]]:
+def expected_keys(state: HlcState, sight: Sight | None = None,
+                  excused: Iterable[tuple[int, int, int]] = ()) -> list[tuple[Hashable, float]]:
     """What an ideal camera sees if ``state`` is true, each with the cost of missing it: a cube
     whose top is wholly covered may be invisible, so missing it costs little; with ``sight``
-    (the camera's place is known), so does any piece the mountain hides from that camera."""
+    (the camera's place is known), so does any piece the mountain hides from that camera.
+    ``excused``: cubes whose absence from the reading is already explained (the cube under a
+    giant read on the square behind it) and cost as little as a hidden one."""
     keys: list[tuple[Hashable, float]] = []
     open_cubes = [c for c in state.cubes if not top_covered(c, state.cubes)]
     weights = dict.fromkeys(open_cubes, MISS)
@@ -174,11 +190,12 @@ def expected_keys(state: HlcState, sight: Sight | None = None) -> list[tuple[Has
         # every open cube's points judged in one pass
         pts = [sight.cube_points(c) for c in open_cubes]
         allp = np.concatenate(pts)
-        seen = sight.seen(allp)
+        seen = sight.seen(allp, giants=True)
         bare = sight.exposed(allp)
         ends = np.cumsum([len(p) for p in pts])[:-1]
         for cube, part, open_ in zip(open_cubes, np.split(seen, ends), np.split(bare, ends)):
             weights[cube] = _miss_weight(float(part[open_].mean())) if open_.any() else MISS_HIDDEN
+    weights.update(dict.fromkeys(excused, MISS_HIDDEN))
     for cube in state.cubes:
         keys.append((("cube",) + cube, weights.get(cube, MISS_HIDDEN)))
     for seat, pos in zip(state.players, state.giants):
@@ -275,20 +292,28 @@ def _eye(board: Mapping[str, Any], shift: tuple[int, int]) -> tuple[float, float
 def cost(state: HlcState, reading: Reading) -> float:
     if reading.eye is None:
         return mismatch_cost(expected_keys(state), reading.keys)
-    sight = Sight(reading.eye, heights_of(state.cubes))
+    standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
+    sight = Sight(reading.eye, heights_of(state.cubes), standing)
     keys = list(reading.keys)
-    # a giant read where a mostly hidden giant of its colour shows is that giant
+    read_heights = heights_of(cube for cube, _ in reading.cubes)
+    excused: list[tuple[int, int, int]] = []
+    # a giant read where one of its colour shows, standing on a square the reading does not
+    # have at its level (the cube under it not seen), is that giant
     for seat, pos in zip(state.players, state.giants):
         seen = reading.giants.get(seat)
         if pos is None or seen is None:
             continue
         level = state.height(pos)
-        if (seen[0], seen[1]) == (pos, level):
+        if (seen[0], seen[1]) == (pos, level) or read_heights.get(pos, 0) == level:
             continue
         if sight.looks_like((seen[0], seen[1]), (pos, level)):
             old = ("giant", seat, seen[0][0], seen[0][1], seen[1])
             keys = [(("giant", seat, pos[0], pos[1], level), c) if k == old else (k, c) for k, c in keys]
-    return mismatch_cost(expected_keys(state, sight), keys)
+            # the giant read lower than it stands: the cube holding it was not seen, which is
+            # the same misreading, not a second one
+            excused += [(x, y, level - 1) for x in (pos[0] - 1, pos[0]) for y in (pos[1] - 1, pos[1])
+                        if (x, y, level - 1) in state.cubes and seen[1] < level]
+    return mismatch_cost(expected_keys(state, sight, excused), keys)
 
 
 def explain(state: HlcState, observation: Observation) -> float:

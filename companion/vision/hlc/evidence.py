@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.vision.hlc.appearance import Gaussians, TableModel
-from companion.vision.hlc.geometry import CLASSES, TABLE
+from companion.vision.hlc.geometry import CLASSES, TABLE, TOP
 
 #: the line-strength bins and the log-likelihood ratios of "on a line" and "inside a face"
 #: against any pixel of the mountain's area (measured on rendered frames of the synthetic table)
@@ -50,6 +50,8 @@ class Evidence:
         best = np.maximum(on, face)
         self._line_raw = np.stack([np.zeros_like(on), (face - best), (on - best)]) * line_weight
         self.regret = np.zeros((CLASSES,) + feats.shape[:2], np.float32)
+        self.top_model: Gaussians | None = None
+        self.top_typical = -20.0
         self.wood_only()
 
     def wood_only(self) -> None:
@@ -69,7 +71,14 @@ class Evidence:
             sel = (labels == k) & ok
             if sel.sum() < 40:  # too few pixels of this face: share the other faces' model
                 sel = (labels > TABLE) & ok
-            lls.append(Gaussians(self._subsample(self.feats[sel]), k=3).logp(self.feats))
+            model = Gaussians(self._subsample(self.feats[sel]), k=3)
+            lls.append(model.logp(self.feats))
+            if k == TOP:
+                tops = lls[-1][sel]
+                #: what the cubes' tops look like in this frame, and the log-density most of
+                #: their pixels reach (a pawn's pixels on a top that this explains are wood)
+                self.top_model = model
+                self.top_typical = float(np.quantile(tops, 0.05)) if tops.size else -20.0
         self._set(np.stack(lls))
 
     def _not_table(self) -> np.ndarray:

@@ -26,6 +26,11 @@ from companion.vision.hlc.layout import GIANT_COLOURS, Layout
 _BACKGROUND = ("wood", "grey", "brown")
 _MIN_SHARE = 0.55
 _MIN_CONF = 0.35
+#: scores this close are a tie
+_TIE = 0.01
+#: the giant colour a cube's pale top can be named under a cool or bright light (a yellow pawn
+#: is told from the wood by its colour model; testing it against the wood would lose it)
+_PALE = ("white",)
 #: how far from the mountain (cells) a giant on the table is looked for
 REACH = 3
 #: a table square whose pawn pixels the table model explains this often holds no giant
@@ -78,13 +83,24 @@ def _pawn_points(lattice: Lattice, cell: tuple[int, int], level: int, layout: La
     return np.array(pts)
 
 
+def _features(bgr: np.ndarray) -> np.ndarray:
+    lg = np.log(bgr.astype(np.float32) + 4.0)
+    mean = lg.mean(axis=1, keepdims=True)
+    return np.concatenate([lg[:, [0]] - mean, lg[:, [2]] - mean, mean], axis=1) * _FEATURE_SCALE
+
+
 def _bare_table_share(bgr: np.ndarray, table) -> float:
     """The share of these pixels (N×3 BGR) that the table's own model explains (lit or in
     shade): a square of the table where a pawn stands shows mostly pawn, not table."""
-    lg = np.log(bgr.astype(np.float32) + 4.0)
-    mean = lg.mean(axis=1, keepdims=True)
-    f = np.concatenate([lg[:, [0]] - mean, lg[:, [2]] - mean, mean], axis=1) * _FEATURE_SCALE
-    return float(np.mean(table.logp(f) > table.typical - _TABLE_SLACK))
+    return float(np.mean(table.logp(_features(bgr)) > table.typical - _TABLE_SLACK))
+
+
+def _bare_wood_share(bgr: np.ndarray, wood) -> float:
+    """The share of these pixels (N×3 BGR) that the frame's model of the cubes' tops explains:
+    a cube's top under a cool or bright light is nearly white, and a white giant's colour
+    alone cannot tell it from one; a top where a pawn stands shows mostly pawn, not wood."""
+    model, typical = wood
+    return float(np.mean(model.logp(_features(bgr)) > typical - _TABLE_SLACK))
 
 
 def _off_limits(point, layout: Layout) -> bool:
@@ -130,11 +146,13 @@ def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
 
 def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
                 layout: Layout, model: ColourModel, white: tuple[float, float, float] | None,
-                table=None) -> list[GiantReading]:
+                table=None, wood=None) -> list[GiantReading]:
     """The giants on the squares ``heights`` makes. ``table``: the frame's table model
     (:class:`~companion.vision.hlc.appearance.TableModel`), when known: a table square whose
     pixels the table explains holds no giant, whatever colour the table has (a grey table is not
-    a white giant, its shadow is not a black one)."""
+    a white giant, its shadow is not a black one). ``wood``: (model, typical log-density) of
+    the cubes' tops in this frame, when known: a cube's top whose pixels it explains holds no
+    white giant (a pale top is not a white giant)."""
     cands = [(c, lvl) for c, lvl in squares(heights)
              if lvl > 0 or not _off_limits(lattice.cell_centre(c), layout)]
     if not cands:
@@ -161,13 +179,22 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         name = names[k]
         if name not in GIANT_COLOURS:
             continue
+        if (wood is not None and level > 0 and name in _PALE
+                and _bare_wood_share(bgr, wood) > _MAX_TABLE_SHARE):
+            continue
         share = float(votes[k] / max(votes.sum(), 1e-9))
         mean_conf = float(conf[idx == k].mean()) if np.any(idx == k) else 0.0
         if share < _MIN_SHARE or mean_conf < _MIN_CONF:
             continue
-        score = share * mean_conf
+        # a pawn the mountain would partly hide there is a doubtful reading, in proportion:
+        # the points left show what stands in front of it or on the cube before it, along
+        # the same lines of sight (a giant on a cube reads alike on the table square behind)
+        score = share * mean_conf * float(seen.mean())
         prev = best.get(name)
-        if prev is None or score > prev.conf:
+        # two squares on one line of sight can show the same pawn equally: the nearer, higher
+        # one is what the camera meets first (a pawn on the square behind would stand partly
+        # hidden by what holds the nearer one)
+        if prev is None or score > prev.conf + _TIE or (score >= prev.conf - _TIE and level > prev.level):
             best[name] = GiantReading(name, cell, level, round(score, 4))
     return sorted(best.values(), key=lambda g: GIANT_COLOURS.index(g.colour))
 

@@ -33,9 +33,10 @@ from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
 #: confidence of a cube whose removal would cost this much evidence is 1 − 1/e (per pixel of
 #: the full-resolution frame)
 _CONF_SCALE = 60.0
-#: a cube the camera sees less of than this share of its image has its confidence lowered in
-#: proportion (a sliver beside a tower is no sure cube)
-_SEEN_SHARE = 0.3
+#: a cube the camera sees less of than ``_SEEN_SHARE`` of its image has its confidence lowered,
+#: down to nothing at ``_SLIVER`` (the thin edge of a cube behind a tower, as well explained by
+#: the tower's blurred edge: a twentieth of the cube; a cube a tower half hides shows a sixth)
+_SLIVER, _SEEN_SHARE = 0.04, 0.14
 #: the search works at half resolution when a cell is still this many pixels wide there
 MIN_CELL_PX = 9.0
 
@@ -264,7 +265,8 @@ def confidences(search: Search, cubes: list[Cube]) -> dict[Cube, float]:
         mv = tuple((c, lower.get(c, 0)) for c in cells_of(i, j))
         loss, box = search.gain(mv)
         sure = float(1.0 - math.exp(-max(0.0, -loss) / (_CONF_SCALE * search.grid.scale ** 2)))
-        conf[cube] = sure * min(1.0, visible_share(search, cube, mv, box) / _SEEN_SHARE)
+        seen = visible_share(search, cube, mv, box)
+        conf[cube] = sure * min(1.0, max(0.0, (seen - _SLIVER) / (_SEEN_SHARE - _SLIVER)))
     for cube in sorted(cubes, key=lambda c: -c[2]):
         if cube in conf:
             continue

@@ -166,12 +166,17 @@ class HlcReader:
         lay = self.layout
         white = paper_white(image, view, lay)
         mountain = read_mountain(image, view, lay, levels=self.levels, hint_deg=self.last_angle)
-        table = mountain.search.evidence.table
-        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white, table)
+        ev = mountain.search.evidence
+        table = ev.table
+        wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white,
+                             table, wood)
         if giants:
             mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
                                 [(g.cell, g.level) for g in giants])
-            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white, table)
+            wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
+                                 white, table, wood)
         self.last.mountain, self.last.giants = mountain, giants
         timings["mountain_ms"] = (time.perf_counter() - t1) * 1000
         hidden = self._mountain_mask(image.shape, mountain)
