@@ -45,7 +45,7 @@ FEATURE_SCALE = 4.0
 #: how far the alignment turns the cut-out (degrees) and in what steps
 ALIGN_TURNS = (-3.0, -1.5, 0.0, 1.5, 3.0)
 #: how far it shifts it (mm each way)
-ALIGN_SHIFT_MM = 4.0
+ALIGN_SHIFT_MM = 6.0
 #: faces kept after the shortlist
 SHORTLIST = 6
 #: the camera's blur (in its own pixels) beyond the pixel's footprint, for matching blurs
@@ -67,9 +67,17 @@ EDGE_MM = 1.0
 #: the card's frame must fit a cut-out at least this well (normalised correlation) for it to
 #: hold a card at all
 MIN_ALIGN = 0.2
+#: when the frame fits worse, the cut-out is aligned on the drawing of this many faces most
+#: like it, and must correlate with one of them at least this well
+FACE_ALIGN_SHORTLIST = 3
+MIN_FACE_ALIGN = 0.5
+#: ... which is tried only where a face correlates at least this well at the nominal place
+FACE_ALIGN_HINT = 0.25
 #: a face must explain at least this share of the cut-out's variance to be a reading (a bare
 #: table, or a card that was never enrolled, explains little)
 MIN_EXPLAINED = 0.5
+#: ... and this share where a card must lie (a card above rests on it)
+MUST_HOLD_EXPLAINED = 0.45
 #: the best face must explain at least this share of the cut-out at a quarter of the
 #: resolution for the full comparison to be made (on rendered corpora, every card read scored
 #: 0.49 or more there, and 99.8 % of the points holding no card scored less)
@@ -162,6 +170,7 @@ class _Faces:
     half: np.ndarray      # n × H/2 × W/2 × 3
     quarter: np.ndarray   # n × (H/4 · W/4 · 3), flattened for the shortlist
     mean_half: np.ndarray  # H/2 × W/2 × 3: every card's frame, for alignment
+    light_half: np.ndarray | None = None  # n × H/2 × W/2: each face's whiteness, for alignment
 
 
 @dataclass
@@ -216,18 +225,23 @@ class CardMatcher:
             half.append(_down(f, 2))
             quarter.append(_down(f, 4).ravel())
         half_a = np.stack(half)
-        out = _Faces(half_a, np.stack(quarter), np.stack([_frame_template(half_a.shape[1:3])] * 3, axis=2))
+        out = _Faces(half_a, np.stack(quarter), np.stack([_frame_template(half_a.shape[1:3])] * 3, axis=2),
+                     np.ascontiguousarray(half_a.min(axis=3)))
         self._cache[key] = out
         return out
 
     # -- matching -------------------------------------------------------------------------------
 
     def match(self, crop: np.ndarray, visible: np.ndarray, camera_ppm: float,
-              candidates: Sequence[str] | None = None) -> FaceMatch:
+              candidates: Sequence[str] | None = None, *, must_hold: bool = False) -> FaceMatch:
         """Read the card in ``crop``: a BGR cut-out at :data:`CANON_PPM`, upright, the card's
         nominal place in its middle with :data:`ALIGN_SHIFT_MM` of margin all round;
         ``visible`` (H × W, the card's own size) marks the card's pixels that show;
-        ``camera_ppm`` is how many camera pixels a millimetre of the card covers."""
+        ``camera_ppm`` is how many camera pixels a millimetre of the card covers.
+        ``must_hold``: the place must hold a card (a card above rests on it), so the quick
+        refusals that spare the reader most bare lattice points are skipped and a face need
+        explain only :data:`MUST_HOLD_EXPLAINED` of the cut-out (a hand over it explains far
+        less)."""
         w, h = self.size
         m = int(round(ALIGN_SHIFT_MM * CANON_PPM))
         if crop.shape[0] != h + 2 * m or crop.shape[1] != w + 2 * m:
@@ -248,7 +262,11 @@ class CardMatcher:
         t = self.templates(blur_t)
         fit, turn, dx, dy = self._align(feats, vis, t, m)
         if fit < MIN_ALIGN:
-            return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
+            # a pale face (an avalanche's field is nearly as light as its border) shows little
+            # of the frame every card has: align it on the faces themselves instead
+            fit, turn, dx, dy = self._align_on_faces(feats, vis, t, m)
+            if fit < MIN_FACE_ALIGN and not must_hold:
+                return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
         turned = _turned(feats, turn)
         x0, y0 = m + dx, m + dy
         inner = turned[y0:y0 + h, x0:x0 + w]
@@ -267,7 +285,7 @@ class CardMatcher:
             wq = (_down(keep[y0:y0 + h, x0:x0 + w].astype(np.float32), 4) > 0.99).reshape(-1, 3)[vq]
             wq = wq.astype(np.float32)
         coarse = residuals(qv, tv, wq)
-        if 1.0 - float(coarse.min()) / max(query_variance(qv, wq), 1e-9) < COARSE_EXPLAINED:
+        if 1.0 - float(coarse.min()) / max(query_variance(qv, wq), 1e-9) < COARSE_EXPLAINED and not must_hold:
             # no face comes near at a quarter of the resolution: no card here (most lattice
             # points a mountain's reading tries are bare table or a card's edge)
             return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
@@ -321,7 +339,7 @@ class CardMatcher:
         shift = ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM)
         n_cmp = int(sel.sum())
         explained = 1.0 - mse / max(query_variance(win, wts), 1e-9)
-        if explained < MIN_EXPLAINED:
+        if explained < (MUST_HOLD_EXPLAINED if must_hold else MIN_EXPLAINED):
             return FaceMatch(None, 0.0, mse, self.names[i1], mse, turn, shift, n_vis, explained)
         conf = confidence(explained, mse, r_mse, n_cmp)
         return FaceMatch(self.names[i1], conf, mse, runner, r_mse, turn, shift, n_vis, explained)
@@ -342,6 +360,47 @@ class CardMatcher:
             j = np.unravel_index(int(np.argmax(res)), res.shape)
             if res[j] > best[0]:
                 best = (float(res[j]), turn, int(j[1]), int(j[0]))
+        fit, turn, jx, jy = best
+        return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
+
+    def _align_on_faces(self, feats: np.ndarray, vis: np.ndarray, t: _Faces, m: int
+                        ) -> tuple[float, float, int, int]:
+        """Like :meth:`_align`, on the drawing of the few faces most like the cut-out (its
+        lightness correlated, where the card shows, with each face's at the nominal place)
+        rather than on the frame all cards share; the fit is that correlation."""
+        light = np.ascontiguousarray(_down(feats, 2).min(axis=2))
+        hm = m // 2
+        faces = t.light_half if t.light_half is not None else t.half.min(axis=3)  # n × h2 × w2
+        h2, w2 = faces.shape[1:3]
+        mask = _down(vis.astype(np.float32), 2)[:h2, :w2] > 0.99
+        if mask.sum() < 50:
+            return -np.inf, 0.0, 0, 0
+        q = light[hm:hm + h2, hm:hm + w2][mask]
+        q = q - q.mean()
+        f = faces[:, mask]
+        f = f - f.mean(axis=1, keepdims=True)
+        corr = (f @ q) / (np.linalg.norm(f, axis=1) * max(float(np.linalg.norm(q)), 1e-9) + 1e-9)
+        order = np.argsort(-corr)
+        if float(corr[order[0]]) < FACE_ALIGN_HINT:
+            # nothing like a face even roughly in place: a bare lattice point, not worth aligning
+            return float(corr[order[0]]), 0.0, 0, 0
+        weights = mask.astype(np.float32)
+        best = (-np.inf, 0.0, 0, 0)
+
+        def fit_at(i: int, turn: float) -> None:
+            nonlocal best
+            res = cv2.matchTemplate(_turned(light, turn), np.ascontiguousarray(faces[i]),
+                                    cv2.TM_CCOEFF_NORMED, mask=weights)
+            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            j = np.unravel_index(int(np.argmax(res)), res.shape)
+            if res[j] > best[0]:
+                best = (float(res[j]), turn, int(j[1]), int(j[0]))
+
+        # the turn on the likeliest face, then the next faces at that turn
+        for turn in ALIGN_TURNS:
+            fit_at(int(order[0]), turn)
+        for i in order[1:FACE_ALIGN_SHORTLIST]:
+            fit_at(int(i), best[1])
         fit, turn, jx, jy = best
         return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
 

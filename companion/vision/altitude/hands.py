@@ -14,10 +14,16 @@ table's and where no card was read. So, in each area looked at (every seat's are
 * on a grained table top (wood), pixels much smoother than the table's grain are unexplained
   too: a skin-coloured arm has the wood's colour but not its grain;
 * an unexplained patch larger than :data:`PATCH_MM2`, after thin things (wood grain, a card's
-  edge) are opened away, is an arm.
+  edge) are opened away, is an arm, unless it is shaped like a card: no larger than a card,
+  held in a card-sized rectangle that it mostly fills, and clear of the edges of the area
+  looked at. Such a patch is a card the reader could not read (a pale face whose frame hardly
+  shows, a card on a table top as light as its border), not an arm: an arm reaches in from
+  beyond the table's edge, so it runs out of the area and is longer than a card.
 
 A hand over a mountain also hides cards: a card read where the face fits badly, or cards that
-rest on nothing, are a second sign (:func:`cards_disturbed`).
+rest on nothing, are a second sign (:func:`cards_disturbed`). On their own they are no proof
+(a card the reader missed leaves the cards above it resting on nothing), so they only make a
+smaller patch enough (:data:`DISTURBED_PATCH_MM2`) in that seat's area.
 """
 
 from __future__ import annotations
@@ -29,12 +35,22 @@ import numpy as np
 
 #: an unexplained patch this large (mm²) is an arm (a finger over the table is about 18 × 60)
 PATCH_MM2 = 1400.0
+#: ... and in a seat's area whose cards look disturbed (:func:`cards_disturbed`)
+DISTURBED_PATCH_MM2 = 700.0
+#: a patch is card-shaped (see :func:`_card_shaped`) when its rectangle's sides are a card's
+#: (or a card's lower half's) within this share and these millimetres, its proportions within
+#: this share, it fills at least this share of its rectangle and is at most this share of a card
+CARD_SIZE_SLACK = 0.15
+CARD_SLACK_MM = 4.0
+CARD_ASPECT_SLACK = 0.12
+CARD_FILL = 0.65
+CARD_AREA_SHARE = 1.15
 #: how far from the table's colour a pixel must be, in the table's own spreads, and at least
 TABLE_SPREADS = 5.0
 MIN_CHROMA = 7.0
 #: a pixel darker than this share of the table's brightness (a dark sleeve) or brighter than
 #: this many times it (a pale hand on a dark table) is not the table, whatever its colour
-DARK_SHARE = 0.35
+DARK_SHARE = 0.5
 BRIGHT_TIMES = 1.6
 #: the window (mm) the table's grain is measured in, how grained (spread of L*) a table top
 #: must be for smoothness to mean something, and the share of its usual grain under which a
@@ -62,9 +78,10 @@ def lab_of(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
 
 
 def unexplained(patch: np.ndarray, inside: np.ndarray, cards: np.ndarray, white: np.ndarray,
-                ppm: float) -> float:
+               ppm: float, card_mm: tuple[float, float] | None = None) -> float:
     """The area (mm²) of the largest patch of ``patch`` (BGR) that is neither a card (``cards``
-    mask) nor the table; ``inside`` marks the pixels the camera sees."""
+    mask) nor the table; ``inside`` marks the pixels the camera sees. With ``card_mm``, a
+    card-shaped patch (see the module docstring) is left out: it is a card not read."""
     table = inside & ~cards
     if table.sum() < 200:
         return 0.0
@@ -79,10 +96,53 @@ def unexplained(patch: np.ndarray, inside: np.ndarray, cards: np.ndarray, white:
     odd = ((far_colour | far_light | _smooth(lab[..., 0], table, ppm)) & table).astype(np.uint8)
     k = max(3, int(round(OPEN_MM * ppm)) | 1)
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
     if n <= 1:
         return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) / (ppm * ppm)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64) / (ppm * ppm)
+    if card_mm is None:
+        return float(areas.max())
+    # the edge of what is looked at: the patch's border and the pixels the camera does not see
+    edge = ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                      borderValue=0).astype(bool)
+    best = 0.0
+    for i in np.argsort(-areas):
+        a = float(areas[i])
+        if a <= best:
+            break
+        if not _card_shaped(labels == i + 1, stats[i + 1], a, edge, ppm, card_mm):
+            best = a
+    return best
+
+
+def _card_shaped(blob: np.ndarray, stat: np.ndarray, area_mm2: float, edge: np.ndarray, ppm: float,
+                 card_mm: tuple[float, float]) -> bool:
+    """A patch a card the reader did not read would make (see the module docstring): the
+    rectangle holding it is a whole card or a card's lower half (the upper half under the
+    cards read above it), within :data:`CARD_SIZE_SLACK` of its sides and :data:`CARD_ASPECT_SLACK`
+    of its proportions (a hand or a fist over the table is rounder), and the patch fills it."""
+    cw, ch = card_mm
+    if area_mm2 > CARD_AREA_SHARE * cw * ch:
+        return False
+    x, y, w, h = (int(v) for v in stat[:4])
+    sub = blob[y:y + h, x:x + w]
+    if (sub & edge[y:y + h, x:x + w]).any():
+        return False
+    pts = cv2.findNonZero(sub.astype(np.uint8))
+    if pts is None:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+    long_side, short_side = max(rw, rh) / ppm, min(rw, rh) / ppm
+    if area_mm2 < CARD_FILL * max(long_side * short_side, 1e-9):
+        return False
+    for big, small in ((ch, cw), (cw, ch / 2)):
+        if abs(long_side - big) > CARD_SIZE_SLACK * big + CARD_SLACK_MM or \
+                abs(short_side - small) > CARD_SIZE_SLACK * small + CARD_SLACK_MM:
+            continue
+        aspect = (long_side / max(short_side, 1e-9)) / (big / small)
+        if abs(aspect - 1.0) <= CARD_ASPECT_SLACK:
+            return True
+    return False
 
 
 def _smooth(lightness: np.ndarray, table: np.ndarray, ppm: float) -> np.ndarray:

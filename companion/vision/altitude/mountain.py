@@ -336,23 +336,40 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         cands.append((k, m, float(cu), float(cv_)))
     if not cands:
         return empty
-    fine = _fine_patch(image, view, area, cands, layout)
+    # every card above the base rests on two cards: their slots are read even where no
+    # outline shows (a pale face's frame hardly does), with a lenient match, since a card
+    # must lie there; what still explains nothing there is hidden (by a hand)
+    p, r = layout.pitch_mm, layout.rise_mm
+    by_slot = {(k, m): (k, m, cu, cv_, False) for k, m, cu, cv_ in cands}
+    rows = sorted({k for k, _, _, _ in cands}, reverse=True)
+    fine = _fine_patch(image, view, area, cands + _support_slots(cands, anchor, p, r), layout)
     found: dict[tuple[int, int], tuple[FaceMatch, tuple[float, float], float]] = {}
     cw, ch = matcher.size
     mpx = int(round(ALIGN_SHIFT_MM * CANON_PPM))
-    for k, m, cu, cv_ in sorted(cands, key=lambda c: (-c[0], c[1])):
-        # the cards of the étage above that rest on this one: row k+1's column m lies half a
-        # pitch right of row k's column m, so columns m-1 and m of row k+1 cover it
-        covers = [(found[s][1], found[s][2]) for s in ((k + 1, m - 1), (k + 1, m)) if s in found]
-        vis = _covering_mask((cw, ch), (cu, cv_), covers, layout.card_mm)
-        crop = fine.crop((cu, cv_), (cw + 2 * mpx, ch + 2 * mpx))
-        if crop is None:
-            continue
-        match = matcher.match(crop, vis, ppm)
-        if match.name is None or match.name == BACK:
-            continue
-        centre = (cu + match.shift[0], cv_ - match.shift[1])
-        found[(k, m)] = (match, centre, -match.turn)
+    k = rows[0] if rows else 0
+    lowest = rows[-1] if rows else 0
+    while k >= lowest - 1:
+        row = [c for (kk, _), c in by_slot.items() if kk == k]
+        for m in sorted({m for kk, m in found if kk == k + 1}):
+            for sm in (m, m + 1):
+                if (k, sm) not in by_slot:
+                    su, sv = lu + k * p / 2 + sm * p, lv + k * r
+                    row.append((k, sm, su, sv, True))
+        for kk, m, cu, cv_, support in sorted(row, key=lambda c: c[1]):
+            # the cards of the étage above that rest on this one: row k+1's column m lies half
+            # a pitch right of row k's column m, so columns m-1 and m of row k+1 cover it
+            covers = [(found[s][1], found[s][2]) for s in ((k + 1, m - 1), (k + 1, m)) if s in found]
+            vis = _covering_mask((cw, ch), (cu, cv_), covers, layout.card_mm)
+            crop = fine.crop((cu, cv_), (cw + 2 * mpx, ch + 2 * mpx))
+            if crop is None:
+                continue
+            must = support or any(s in found for s in ((k + 1, m - 1), (k + 1, m)))
+            match = matcher.match(crop, vis, ppm, must_hold=must)
+            if match.name is None or match.name == BACK:
+                continue
+            centre = (cu + match.shift[0], cv_ - match.shift[1])
+            found[(k, m)] = (match, centre, -match.turn)
+        k -= 1
     if not found:
         return empty
     base_k = min(k for k, _ in found)
@@ -363,6 +380,20 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         cards.append(CardReading(k - base_k + 1, m - base_m, match.name, match.conf, centre, ang,
                                  n_cov, match))
     return MountainReading(area.seat, tuple(cards), (lu, lv), patch, inside, spec)
+
+
+def _support_slots(cands: list[tuple[int, int, float, float]], anchor: tuple[float, float],
+                   pitch: float, rise: float) -> list[tuple[int, int, float, float]]:
+    """The lattice points under the candidates (the slots their cards would rest on), so that
+    the fine patch covers them too."""
+    out = []
+    have = {(k, m) for k, m, _, _ in cands}
+    for k, m, _, _ in cands:
+        for sm in (m, m + 1):
+            if (k - 1, sm) not in have:
+                out.append((k - 1, sm, anchor[0] + (k - 1) * pitch / 2 + sm * pitch,
+                            anchor[1] + (k - 1) * rise))
+    return out
 
 
 @dataclass

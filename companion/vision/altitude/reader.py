@@ -134,14 +134,14 @@ class AltitudeReader:
         lay = self.layout
         found = [(f.centre, f.angle_deg) for f in (discard, deck) if f is not None]
         found += [(f.centre, f.angle_deg) for _, row in kept for f in row]
+        disturbed = set()
         for m in mountains:
             area = lay.seat(m.seat)
             for c in m.cards:
                 xy = area.to_table(np.array([c.centre]))[0]
                 found.append(((float(xy[0]), float(xy[1])), area.angle_deg + c.angle_deg))
             if hands.cards_disturbed([c.match.explained for c in m.cards], m.unsupported()):
-                return hands.HandCheck(True, 0.0, f"cards of player:{m.seat}")
-        worst = (0.0, "")
+                disturbed.add(m.seat)
         regions = []
         for name in self.seats:
             a = lay.seat(name)
@@ -151,6 +151,7 @@ class AltitudeReader:
         cy = (lay.deck.centre[1] + lay.discard.centre[1]) / 2
         regions.append(("middle", PatchSpec(Frame2((cx, cy), 0.0), -85.0, -85.0, 85.0, 85.0, HAND_PPM)))
         white = None
+        worst = hands.HandCheck(False, 0.0, "")
         for name, spec in regions:
             patch, inside = rectify(image, view, spec)
             cards = np.zeros(inside.shape, np.uint8)
@@ -160,10 +161,14 @@ class AltitudeReader:
                 cv2.fillConvexPoly(cards, np.round(px).astype(np.int32), 1)
             if white is None:
                 white = _white(patch, inside)
-            area = hands.unexplained(patch, inside, cards.astype(bool), white, spec.ppm)
-            if area > worst[0]:
-                worst = (area, name)
-        return hands.HandCheck(worst[0] >= hands.PATCH_MM2, worst[0], worst[1])
+            area = hands.unexplained(patch, inside, cards.astype(bool), white, spec.ppm, lay.card_mm)
+            limit = hands.DISTURBED_PATCH_MM2 if name in disturbed else hands.PATCH_MM2
+            where = f"cards of player:{name}" if name in disturbed else name
+            if area >= limit:
+                return hands.HandCheck(True, area, where)
+            if area > worst.patch_mm2:
+                worst = hands.HandCheck(False, area, where)
+        return worst
 
 
 def _white(patch: np.ndarray, inside: np.ndarray) -> np.ndarray:
