@@ -81,6 +81,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                    "(moaveou.png ...) instead of a live camera")
     p.add_argument("--source", metavar="SPEC", help="camera index, stream URL (default 0)")
     p.add_argument("--frames", type=int, default=5, help="frames averaged per card (default 5)")
+    p.add_argument("--twins", metavar="A=B,C=D=E", help="cards printed alike (copies of one card), "
+                   "each group joined by '=', groups by ','; they count as one design")
+    p.add_argument("--manifest", metavar="NAME|PATH", help="altitude: the deck's manifest (its cards, "
+                   "and its copies of one card as cards printed alike); demo and mini are built in")
     _common(p)
 
 
@@ -432,8 +436,9 @@ def _colours(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------- cards
-def _default_cards(game: str) -> tuple[list[str], Any]:
-    """The card names and played-card zone of a game whose layout the program knows."""
+def _default_cards(game: str, manifest: str | None = None) -> tuple[list[str], Any, list[list[str]]]:
+    """The card names, the zone a card is laid in to be enrolled, and the groups of cards
+    printed alike, of a game whose layout the program knows."""
     if game == "haut-les-cubes":
         from companion.synth.card_faces import HLC_CARDS
 
@@ -443,8 +448,35 @@ def _default_cards(game: str) -> tuple[list[str], Any]:
             zone = Layout().card_zone_corners()
         except ImportError:
             zone = None
-        return list(HLC_CARDS), zone
-    return [], None
+        return list(HLC_CARDS), zone, []
+    if game == "altitude":
+        from companion.vision.altitude.layout import load_layout
+
+        zone = load_layout(None).enrol_zone()
+        if manifest is None:
+            return [], zone, []
+        from companion.synth.altitude.deck import load_deck
+
+        deck = load_deck(manifest)
+        designs: dict[tuple, list[str]] = {}
+        for c in deck:  # copies of one card share kind, value and label (their face)
+            designs.setdefault((c.kind, c.value, c.label), []).append(c.id)
+        # and one card face down: the deck's back is read like a face
+        return [c.id for c in deck] + ["back"], zone, [g for g in designs.values() if len(g) > 1]
+    return [], None, []
+
+
+def _twin_groups(spec: str) -> list[list[str]]:
+    """``A=B,C=D=E`` as groups of names."""
+    groups = []
+    for part in spec.split(","):
+        names = [n.strip() for n in part.split("=") if n.strip()]
+        if len(names) == 1:
+            raise UserError(f"--twins: {part!r} names one card; join the cards printed alike with '=' "
+                            "(A=B), groups with ','")
+        if names:
+            groups.append(names)
+    return groups
 
 
 def _cards(args: argparse.Namespace) -> int:
@@ -454,11 +486,17 @@ def _cards(args: argparse.Namespace) -> int:
     from calibration.pose import locate_table
     from companion.vision.cards import CardLibrary, library_path
 
-    names, zone = _default_cards(args.game)
+    if args.manifest and args.game != "altitude":
+        raise UserError("--manifest is for altitude, whose deck a manifest describes")
+    names, zone, twins = _default_cards(args.game, args.manifest)
     if args.cards:
         names = [c.strip() for c in args.cards.split(",") if c.strip()]
+        twins = [[n for n in g if n in names] for g in twins]
+    if args.twins:
+        twins = _twin_groups(args.twins)
     if not names:
-        raise UserError(f"which cards does {args.game} have? give --cards NAME,NAME,...")
+        hint = " or --manifest PATH" if args.game == "altitude" else ""
+        raise UserError(f"which cards does {args.game} have? give --cards NAME,NAME,...{hint}")
     if args.zone:
         try:
             x0, y0, x1, y1 = (float(v) for v in args.zone.split(","))
@@ -467,6 +505,9 @@ def _cards(args: argparse.Namespace) -> int:
         zone = np.array([[x0, y1], [x1, y1], [x1, y0], [x0, y0]])
     if zone is None:
         raise UserError(f"no played-card zone known for {args.game}: give --zone X0,Y0,X1,Y1 (table mm)")
+    unknown = sorted({n for g in twins for n in g} - set(names))
+    if unknown:
+        raise UserError(f"--twins names cards not enrolled: {', '.join(unknown)}")
     current = _load(args)
     layout = current.layout or _game_layout(args.game) or TableLayout.rectangle()
     frames_by_card = _card_frames(args, names)
@@ -481,16 +522,27 @@ def _cards(args: argparse.Namespace) -> int:
             raise UserError(f"while enrolling {name}: {loc.message}")
         lib.enroll_from_view(name, frames, zone, loc.view)
     bar(len(names), len(names), "done")
+    lib.set_twins([g for g in twins if len(g) > 1])
     for a, b, s in lib.confusion_check():
         print(f"warning: {a} and {b} look too alike (similarity {s:.2f}); they may be confused",
               file=sys.stderr)
+    for group in lib.look_alike_groups():
+        print(f"warning: {', '.join(group)} look printed alike; if they are copies of one card, "
+              f"enrol them with --twins {'='.join(group)}", file=sys.stderr)
     path = lib.save(library_path(args.game, _cal_path(args).parent))
-    print(f"enrolled {len(lib)} cards: {', '.join(lib.names)}; saved {path}")
+    designs = len({lib.design(n) for n in lib.names})
+    alike = f" ({designs} designs: cards printed alike count as one)" if designs < len(lib) else ""
+    print(f"enrolled {len(lib)} cards{alike}: {', '.join(lib.names)}; saved {path}")
     return 0
 
 
 def _game_layout(game: str):
     """The table layout a game's reader assumes, when the table was never calibrated."""
+    if game == "altitude":
+        from calibration.boards import TableLayout
+        from companion.vision.altitude.layout import load_layout
+
+        return TableLayout.rectangle(*load_layout(None).table_mm)
     if game == "haut-les-cubes":
         try:
             from companion.vision.hlc.layout import Layout

@@ -17,7 +17,12 @@ The comparison is made to survive what a camera does to a card:
 * blur and JPEG noise: everything is compared at low resolution.
 
 ``confusion_check`` reports enrolled cards too alike to tell apart, so the user hears about it
-at enrolment, not in the middle of a game.
+at enrolment, not in the middle of a game. Cards printed alike (a deck's copies of one card,
+*twins*) are meant to look the same: the library records which design each belongs to
+(:meth:`CardLibrary.set_twins`, saved with the faces), the check treats them as one design, and
+readers count a near tie between copies as no doubt (telling copies apart matters to nobody at
+the table). Two cards that look alike but are not declared twins are named by
+:meth:`CardLibrary.look_alike_groups`, for the user to declare or to enrol again.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ _SLACK = 3
 REJECT_SCORE = 0.5
 #: Two enrolled faces scoring this alike are reported by :meth:`CardLibrary.confusion_check`.
 CONFUSION_SCORE = 0.8
+#: Two enrolled faces scoring this alike look printed alike (:meth:`CardLibrary.look_alike_groups`).
+TWIN_SCORE = 0.95
 
 
 @dataclass(frozen=True)
@@ -245,10 +252,51 @@ class CardLibrary:
         self.card_mm = card_mm
         self._size = canonical_size(card_mm)
         self._faces: dict[str, _Face] = {}
+        self._twins: dict[str, str] = {}
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self._faces)
+
+    @property
+    def twins(self) -> dict[str, str]:
+        """Cards printed alike: name → the design they share, for every card of a design
+        that has two copies or more (the form :class:`companion.vision.altitude.faces.
+        CardMatcher` takes). Cards not named are each their own design."""
+        return dict(self._twins)
+
+    def design(self, name: str) -> str:
+        """The design a card belongs to (its own name when it has no twin)."""
+        return self._twins.get(name, name)
+
+    def set_twins(self, groups: Iterable[Iterable[str]] | dict[str, str]) -> None:
+        """Declare cards printed alike: groups of names (each group one design, named after
+        its first card), or a mapping name → design. Every name must be enrolled; a card in
+        two groups is refused. Replaces what was declared before."""
+        if isinstance(groups, dict):
+            by_design: dict[str, list[str]] = {}
+            for name, design in groups.items():
+                by_design.setdefault(str(design), []).append(str(name))
+            named = list(by_design.items())
+        else:
+            named = []
+            for g in groups:
+                members = [str(n) for n in g]
+                if members:
+                    named.append((members[0], members))
+        twins: dict[str, str] = {}
+        for design, members in named:
+            unknown = [n for n in members if n not in self._faces]
+            if unknown:
+                raise BadInput(f"cards printed alike must be enrolled: {', '.join(unknown)} is not",
+                               hint=f"enrolled: {', '.join(self.names)}")
+            if len(set(members)) < 2:
+                continue
+            for n in members:
+                if n in twins and twins[n] != design:
+                    raise BadInput(f"card {n} is declared printed alike in two groups")
+                twins[n] = design
+        self._twins = twins
 
     def __len__(self) -> int:
         return len(self._faces)
@@ -330,16 +378,52 @@ class CardLibrary:
         return max(_score(seen, fb), _score(flipped, fb))
 
     def confusion_check(self, threshold: float = CONFUSION_SCORE) -> list[tuple[str, str, float]]:
-        """Pairs of enrolled cards too alike to be told apart reliably: (a, b, similarity),
-        most alike first. Empty when every card is distinct."""
+        """Pairs of enrolled cards of different designs too alike to be told apart reliably:
+        (a, b, similarity), most alike first. Cards printed alike (:attr:`twins`) are one
+        design: their likeness is expected and not reported, and a design is compared with
+        another through the copy most like it. Empty when every design is distinct."""
         names = self.names
-        out = []
+        out: dict[tuple[str, str], tuple[str, str, float]] = {}
         for i, a in enumerate(names):
             for b in names[i + 1:]:
+                da, db = self.design(a), self.design(b)
+                if da == db:
+                    continue
                 s = max(self.similarity(a, b), self.similarity(b, a))
-                if s >= threshold:
-                    out.append((a, b, round(s, 4)))
-        return sorted(out, key=lambda t: -t[2])
+                if s < threshold:
+                    continue
+                key = (min(da, db), max(da, db))
+                if key not in out or s > out[key][2]:
+                    out[key] = (a, b, round(s, 4))
+        return sorted(out.values(), key=lambda t: -t[2])
+
+    def look_alike_groups(self, threshold: float = TWIN_SCORE) -> list[tuple[str, ...]]:
+        """Groups of enrolled cards that look printed alike (every pair scoring at least
+        ``threshold`` with a member of its group) and that :attr:`twins` does not already
+        make one design: copies of one card to declare, or two cards to enrol again."""
+        names = self.names
+        parent = {n: n for n in names}
+
+        def root(n: str) -> str:
+            while parent[n] != n:
+                parent[n] = parent[parent[n]]
+                n = parent[n]
+            return n
+
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                if self.design(a) == self.design(b):
+                    continue
+                if max(self.similarity(a, b), self.similarity(b, a)) >= threshold:
+                    parent[root(a)] = root(b)
+        groups: dict[str, list[str]] = {}
+        for n in names:
+            groups.setdefault(root(n), []).append(n)
+        out = []
+        for members in groups.values():
+            if len({self.design(n) for n in members}) > 1:
+                out.append(tuple(members))
+        return out
 
     # ----------------------------------------------------------------------------- storage
     def save(self, path: str | Path) -> Path:
@@ -350,6 +434,7 @@ class CardLibrary:
         np.savez_compressed(tmp, format=np.array("companion-cards-1"), game=np.array(self.game),
                             card_mm=np.array(self.card_mm, dtype=np.float64),
                             names=np.array(list(self.names), dtype=object).astype(str),
+                            designs=np.array([self.design(n) for n in self.names], dtype=object).astype(str),
                             faces=np.stack([f.image for f in self._faces.values()]) if self._faces
                             else np.zeros((0, self._size[1], self._size[0], 3), np.uint8))
         tmp.replace(p)
@@ -367,14 +452,17 @@ class CardLibrary:
                     raise BadInput("not a card library", where=str(p), hint=hint)
                 lib = cls(str(data["game"]), tuple(float(v) for v in data["card_mm"]))  # type: ignore[arg-type]
                 names, faces = [str(n) for n in data["names"]], data["faces"]
+                # libraries saved before cards printed alike were recorded have no designs
+                designs = [str(d) for d in data["designs"]] if "designs" in data.files else list(names)
         except BadInput:
             raise
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise BadInput(f"damaged card library ({exc})", where=str(p), hint=hint) from None
-        if len(names) != len(faces):
+        if len(names) != len(faces) or len(designs) != len(names):
             raise BadInput("damaged card library (names and faces differ)", where=str(p), hint=hint)
         for name, face in zip(names, faces):
             lib.enroll(name, face)
+        lib.set_twins({n: d for n, d in zip(names, designs)})
         return lib
 
 

@@ -198,7 +198,9 @@ class CardMatcher:
         if len(shapes) != 1:
             raise BadInput("the enrolled faces differ in size: enrol the cards again")
         sigma = float(np.median([edge_sigma(f) for f in faces]))
-        return cls(names, faces, sigma)
+        # the cards printed alike the library records (``companion calibrate cards --twins``)
+        twins = {n: d for n, d in dict(getattr(library, "twins", {}) or {}).items() if n in names}
+        return cls(names, faces, sigma, twins)
 
     @property
     def size(self) -> tuple[int, int]:
