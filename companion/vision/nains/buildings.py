@@ -64,7 +64,7 @@ def _fitter(image: np.ndarray, view: View, rect: Rect, colours: FrameColours, ta
     plane = plane_picture(image, view, rect, PLANE_Z, PPM)
     h, w = plane.image.shape[:2]
     lab = colours.lab_of(plane.image.reshape(-1, 3))
-    bg = Background.fit_shadows(table, lab)
+    bg = Background.fit_shadows(table, lab[::4])  # a quarter of the pixels measure the shadow as well
     lp = colours.classes(plane.image.reshape(-1, 3), bg).reshape(h, w, -1)
     dark = 1 + colours.names.index("dark") if "dark" in colours.names else None
     fitter = Fitter(plane, lp, view.pose.camera_position, lab[:, 0].reshape(h, w), dark=dark)

@@ -49,9 +49,16 @@ class StoneReading:
 
 
 def read_pool(image: np.ndarray, view: View, pool: Rect, colours: FrameColours,
-              table: Background) -> tuple[list[StoneReading], np.ndarray]:
+              table: Background, memo: dict | None = None) -> tuple[list[StoneReading], np.ndarray]:
     """The stones in ``pool`` (see the module docstring), and the picture's pixels they explain
-    (a mask over the pool's plane picture, for the hand check)."""
+    (a mask over the pool's plane picture, for the hand check).
+
+    ``memo`` (a dict kept by the caller while the camera's pose holds) remembers each region's
+    stones: a region whose outline and picture have not changed since the last reading keeps
+    its stones (a turn takes a few stones from the pool; the others need no fitting again)."""
+    old_memo = dict(memo) if memo is not None else {}
+    if memo is not None:
+        memo.clear()
     plane = plane_picture(image, view, pool.grown(20.0), PLANE_Z, PPM)
     pic = plane.image
     h, w = pic.shape[:2]
@@ -76,12 +83,43 @@ def read_pool(image: np.ndarray, view: View, pool: Rect, colours: FrameColours,
             region = labels == k
             if not inside[region].any():
                 continue
-            for reading, silhouette in _explain(fitter, plane, view, region, colour, c):
+            x, y, w_, h_ = (int(v) for v in stats[k, :4])
+            crop = region[y:y + h_, x:x + w_]
+            sig = _region_signature(pic[y:y + h_, x:x + w_])
+            found = _remembered(old_memo.get(colour, ()), (x, y, w_, h_), crop, sig)
+            if found is None:
+                found = list(_explain(fitter, plane, view, region, colour, c))
+            if memo is not None:
+                memo.setdefault(colour, []).append(((x, y, w_, h_), crop, sig, found))
+            for reading, silhouette in found:
                 centre = np.array([reading.centre])
                 if pool.contains(centre, margin=4.0)[0]:
                     out.append(reading)
                 explained |= silhouette
     return out, explained
+
+
+#: a region's picture that changed less than this (grey levels, in any 4-pixel block) is the
+#: same region (the sensor's noise averages away over a block; a stone moved changes far more)
+REGION_STILL = 6.0
+
+
+def _region_signature(pic: np.ndarray) -> np.ndarray:
+    grey = cv2.cvtColor(np.ascontiguousarray(pic), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)),
+                      interpolation=cv2.INTER_AREA)
+
+
+def _remembered(entries, box: tuple[int, int, int, int], crop: np.ndarray, sig: np.ndarray):
+    """The stones remembered for a region with this outline and picture, or None."""
+    for old_box, old_crop, old_sig, found in entries:
+        if old_box != box or old_crop.shape != crop.shape or old_sig.shape != sig.shape:
+            continue
+        if np.count_nonzero(old_crop ^ crop) > 0.03 * max(1, int(crop.sum())):
+            continue
+        if float(np.abs(old_sig - sig).max()) < REGION_STILL:
+            return found
+    return None
 
 
 def _explain(fitter: Fitter, plane, view: View, region: np.ndarray, colour: str, c: int):

@@ -84,6 +84,7 @@ class NainsReader:
     #: the pose of the last frame read (what the overlay draws with)
     last_view: View | None = field(default=None, init=False, repr=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False)
+    _pool_regions: dict = field(default_factory=dict, init=False, repr=False)
     _seen_markers: set = field(default_factory=set, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -175,7 +176,9 @@ class NainsReader:
             return result
 
         dice = once("tray", zones.tray, lambda: tuple(read_tray(image, view, zones.tray, colours, None)))
-        pool = once("pool", zones.pool, lambda: read_pool(image, view, zones.pool, colours, table)[0])
+        regions = self._pool_regions if (fix.reused and self.reuse_pose) else {}
+        pool = once("pool", zones.pool, lambda: read_pool(image, view, zones.pool, colours, table, regions)[0])
+        self._pool_regions = regions
         buildings = []
         for area in zones.areas:
             buildings += once(area.zone, area.rect.grown(40.0),

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.vision.nains.fitting import SHADE_SIGMA, Fitter, facing, samples
 from companion.vision.nains.kit import SHAPES, STONE_MM, stone_height
+from companion.vision.nains.solids import place
 from companion.vision.nains.solids import shape as solid_shape
 
 #: the class the table around a stack's foot shows: the table, or the deep shadow the stack
@@ -139,12 +141,14 @@ class _Levels:
         else:
             keep = vis > 0
             Xv, wv = X[keep], vis[keep]
-            vals = np.stack([self.fitter.values(Xv, c) for c in self.cls])
+            base = self.fitter._index(Xv, 0)
+            off = len(self.fitter.table) - 1
+            cols = np.asarray(self.cls + ([self.fitter.dark] if self.fitter.dark is not None else []))
+            vals = self.fitter.table[np.where(base == off, off, base[None, :] + cols[:, None])]
             if self.fitter.dark is not None:
                 # a side turned from the light can be too dark to show any colour: such a point
                 # is weak evidence for every colour, never evidence against the stone
-                dark = self.fitter.values(Xv, self.fitter.dark) - SHADOW_DOUBT
-                vals = np.maximum(vals, dark[None, :])
+                vals = np.maximum(vals[:-1], vals[-1:] - SHADOW_DOUBT)
             m = (vals * wv).sum(axis=1) / wv.sum()
             m = m - SHADE_WEIGHT * self._uneven(stone, Xv, wv, keep)
             if stone.shape == "roof" and not above:
@@ -232,6 +236,40 @@ def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, 
     return out
 
 
+#: what a stone face's worth of the picture showing a stone, and left out by a stack, costs it
+UNEXPLAINED_WEIGHT = 1.0
+
+
+def _silhouette(fitter: Fitter, stones: list[Stone]) -> np.ndarray:
+    """The plane picture's pixels a stack covers (each stone's corners projected, filled)."""
+    mask = np.zeros((fitter.h, fitter.w), np.uint8)
+    for k, st in enumerate(stones):
+        solid = place(st.shape, st.x, st.y, k * STONE_MM, st.yaw, sides=12)
+        px = fitter.to_px(solid.points)
+        hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 4)
+    return mask > 0
+
+
+def _solid(fitter: Fitter) -> np.ndarray:
+    """How surely each pixel of the plane picture shows a piece: not the table, nor a shadow
+    too dark to tell."""
+    lp = fitter.lp
+    ground = np.exp(lp[:, :, 0])
+    if fitter.dark is not None:
+        ground = ground + np.exp(lp[:, :, fitter.dark])
+    return np.clip(1.0 - ground, 0.0, 1.0)
+
+
+def _off_place(foot: Stone, near: tuple[float, float], search_mm: float) -> float:
+    """How unlikely a stack's place is, ``search_mm`` being about two spreads of where stacks
+    stand about their spot: a building of two stones whose lower one hides under a long
+    block's overhang looks, from the camera, like the long block alone standing a level lower
+    and farther off; only its place tells them apart."""
+    d2 = (foot.x - near[0]) ** 2 + (foot.y - near[1]) ** 2
+    return 0.5 * d2 / max(search_mm / 2.0, 1.0) ** 2
+
+
 def _eaves(shape: str) -> np.ndarray:
     """The ring points of a shape that show what lies past its top on the far side besides
     its top's own ring: for a roof, the foot ring past its eaves (its top is only a ridge, so
@@ -257,21 +295,48 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     if foot is None:
         return None
     levels = _Levels(fitter, colour_classes)
-    tops = _tops(fitter, foot, colour_classes, max_levels, shapes, search_mm)
-    best: tuple[float, list[Stone]] | None = None
+    # the top is looked for about the stack's place, not about the foot: a stone-sized box
+    # fits anywhere along a long block (or in front of it, on its near face), so the foot
+    # tells the stack's turn and that it stands there better than where
+    tops = _tops(fitter, (near[0], near[1], foot[2]), colour_classes, max_levels, shapes, search_mm)
+    filled = []
     for _, n, top in tops:
         stones = _fill(fitter, levels, top, n, colour_classes, shapes, background)
+        filled.append((stack_score(fitter, stones, colour_classes, background, levels)[0], stones))
+    if not filled:
+        return None
+    # the likeliest few are each moved to where they fit best before they are compared: a
+    # stack a millimetre or two off shows its lower stones' thin near faces on the table
+    filled.sort(key=lambda t: -t[0])
+    shifted = []
+    for score, stones in filled[:SHIFTED]:
+        if score < filled[0][0] - SHIFT_SPREAD:
+            break
+        stones = _shift(fitter, levels, stones, colour_classes, background, 1.0)
         score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+        shifted.append((score - _off_place(stones[0], near, search_mm), stones))
+    masks = [_silhouette(fitter, stones) for _, stones in shifted]
+    window = cv2.dilate(np.any(masks, axis=0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    solid = _solid(fitter)
+    face_px = (STONE_MM * fitter.plane.ppm) ** 2
+    best: tuple[float, list[Stone]] | None = None
+    for (score, stones), mask in zip(shifted, masks):
+        # what stands there and the stack leaves out: the near faces of lower stones a stack
+        # too short (its top taken a level lower and farther off) does not explain
+        score -= UNEXPLAINED_WEIGHT * float(solid[window & ~mask].sum()) / face_px
         if best is None or score > best[0]:
             best = (score, stones)
-    if best is None:
-        return None
-    stones = _shift(fitter, levels, best[1], colour_classes, background, 1.0)
+    assert best is not None
+    stones = best[1]
     total, chosen, means, margins, seen = stack_score(fitter, stones, colour_classes, background, levels)
     conf = tuple(_confidence(m, g, s) for m, g, s in zip(means, margins, seen))
     return StackReading(tuple(stones), tuple(chosen), conf, tuple(seen), total)
 
 
+#: filled-in stacks moved to their best place before the best is chosen, and how far below
+#: the best one (score) a stack may be and still be tried
+SHIFTED = 3
+SHIFT_SPREAD = 1.5
 #: top stones kept for filling in below
 TOPS_KEPT = 8
 #: tops scoring this much below the best are not filled in
@@ -303,12 +368,13 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     # only the stones below tell them apart), then the best of all
     kept, seen = [], set()
     for f in found:
-        key = (f[1], f[2] == "roof")  # a roof's top fits inside a flat one: keep both
+        # a roof's top fits inside a flat one, and a roof along inside one across: keep each
+        key = (f[1], f[2] == "roof", f[3] if f[2] == "roof" else 0.0)
         if key not in seen:
             kept.append(f)
             seen.add(key)
-    best = kept[0][0]
-    kept = [f for f in kept if f[0] > best - TOP_SPREAD][:TOPS_KEPT]
+    # each is placed and turned finely before they are compared: on the coarse grid a long
+    # block a millimetre and a few degrees off scores below tops of the wrong height
     out = []
     fine = np.arange(-1.5, 1.51, 0.75)
     for _, n, shape, turn, pose in kept:
@@ -318,7 +384,8 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
         k = int(np.argmax(sc))
         yaw = float(poses[k, 3])
         out.append((float(sc[k]), n, Stone(shape, float(poses[k, 0]), float(poses[k, 1]), yaw, turn)))
-    return out
+    out.sort(key=lambda t: -t[0])
+    return [t for t in out if t[0] > out[0][0] - TOP_SPREAD][:TOPS_KEPT]
 
 
 def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
@@ -374,19 +441,34 @@ def _grow(fitter: Fitter, levels: "_Levels", foot: tuple[float, float, float], c
 def _shift(fitter: Fitter, levels: "_Levels", stones: list[Stone], colour_classes: list[int],
            background: int, span: float) -> list[Stone]:
     """The whole stack moved (and turned a little) to where it explains the picture best:
-    the top stone, in full view, fixes the place better than the foot."""
+    the top stone, in full view, fixes the place better than the foot. A pattern search:
+    single steps along x, y and the turn while one improves, then half steps (about as good as
+    a grid over the same reach, at a third of the hypotheses)."""
     best = (stack_score(fitter, stones, colour_classes, background, levels)[0], stones)
-    for step, reach, turns in ((1.0, 1.0, (-2.0, 0.0, 2.0)), (0.5, 0.5, (0.0,))):
-        base = best[1]
-        offs = np.arange(-reach, reach + 1e-9, step)
-        for dx in offs:
-            for dy in offs:
-                for dt in turns:
-                    cand = [Stone(s.shape, s.x + dx, s.y + dy, s.yaw + dt, s.turn) for s in base]
-                    sc = stack_score(fitter, cand, colour_classes, background, levels)[0]
-                    if sc > best[0]:
-                        best = (sc, cand)
+    for step, turn in ((span, 2.0), (span / 2, 0.0)):
+        moves = [(step, 0.0, 0.0), (-step, 0.0, 0.0), (0.0, step, 0.0), (0.0, -step, 0.0)]
+        if turn:
+            moves += [(0.0, 0.0, turn), (0.0, 0.0, -turn)]
+        total = np.zeros(3)
+        for _ in range(SHIFT_ROUNDS):
+            found = None
+            for dx, dy, dt in moves:
+                move = total + (dx, dy, dt)
+                if abs(move[0]) > span + 1e-9 or abs(move[1]) > span + 1e-9 or abs(move[2]) > turn + 1e-9:
+                    continue
+                cand = [Stone(s.shape, s.x + dx, s.y + dy, s.yaw + dt, s.turn) for s in best[1]]
+                sc = stack_score(fitter, cand, colour_classes, background, levels)[0]
+                if sc > best[0] and (found is None or sc > found[0]):
+                    found = (sc, cand, (dx, dy, dt))
+            if found is None:
+                break
+            best = (found[0], found[1])
+            total += found[2]
     return best[1]
+
+
+#: rounds of the pattern search at each step size
+SHIFT_ROUNDS = 2
 
 
 def _nudges(level: int, shape: str, yaw: float) -> list[tuple[float, float]]:
