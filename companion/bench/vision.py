@@ -32,6 +32,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands-every", type=int, default=4, metavar="K",
                         help="also show every K-th position with an arm over the table (default 4)")
     parser.add_argument("--start", type=int, default=0, help="first position index (to split a run)")
+    parser.add_argument("--demo-video", type=int, default=None, metavar="SEED",
+                        help="instead: read the last frame of every still position of the demo "
+                             "game's video of this seed against its truth")
+    parser.add_argument("--referee", action="store_true",
+                        help="with --demo-video: also referee the whole video through the live "
+                             "loop and compare with the script")
 
 
 def _band(tilt: float) -> str:
@@ -84,9 +90,74 @@ def gate_timing(samples: int = 300) -> list[float]:
     return timed(lambda: gate.update(frames[next(k) % 2], next(k) / 30.0), samples)
 
 
+def demo_video(seed: int, referee: bool = False) -> dict[str, Any]:
+    """The demo game's video (``companion demo --game haut-les-cubes --seed SEED``): the last
+    frame of each still position read in order, as the table reads them (the lattice angle of
+    the last frame carried over), against the scene's truth; with ``referee``, the whole video
+    refereed through the live loop too."""
+    from companion.demo.hlc import demo_source, reader_for, referee_video
+    from companion.games.haut_les_cubes.scripts import demo_script
+
+    script = demo_script()
+    source = demo_source(script, seed)
+    reader = reader_for(source)
+    seq = source.sequence
+    wrong, cpu = [], []
+    for k in range(len(seq.keyframes)):
+        # the last frame of still position k
+        frame = seq.frame(_last_still(seq, k))
+        c0 = time.process_time()
+        obs = reader.read(frame)
+        cpu.append((time.process_time() - c0) * 1000)
+        scene = seq.keyframes[k].scene
+        truth = ({((x, y), z) for x, y, z in scene.cubes}, {(g.colour, g.cell, g.level) for g in scene.giants},
+                 [scene.card] if scene.card else [])
+        seen = (set(), set(), []) if obs is None else (
+            {(p.cell, p.level) for p in obs.of_kind("cube")},
+            {(p.get("colour"), p.cell, p.level) for p in obs.of_kind("giant")},
+            [p.get("card") for p in obs.of_kind("card")])
+        if obs is None or obs.hand or seen != truth:
+            wrong.append({"position": k, "step": source.steps[k].step,
+                          "cubes": sorted(map(str, truth[0] ^ seen[0])),
+                          "giants": sorted(map(str, truth[1] ^ seen[1]))})
+    cpu.sort()
+    figures: dict[str, Any] = {"seed": seed, "positions": len(seq.keyframes),
+                               "exact": len(seq.keyframes) - len(wrong), "wrong": wrong,
+                               "read CPU ms median": round(cpu[len(cpu) // 2], 1),
+                               "read CPU ms p95": round(cpu[int(0.95 * (len(cpu) - 1))], 1)}
+    print(f"demo video seed {seed}: {figures['exact']} of {figures['positions']} still positions read "
+          f"exactly; reading CPU median {figures['read CPU ms median']} ms, p95 {figures['read CPU ms p95']} ms")
+    for w in wrong:
+        print(f"  position {w['position']} (step {w['step']}): cubes {w['cubes']} giants {w['giants']}")
+    if referee:
+        c0, t0 = time.process_time(), time.perf_counter()
+        result = referee_video(script, seed=seed)
+        c = result.comparison
+        figures["refereed"] = {"steps": len(script.steps), "mismatches": c.mismatches,
+                               "questions": c.questions, "unexplained": c.unexplained,
+                               "CPU s": round(time.process_time() - c0), "wall s": round(time.perf_counter() - t0)}
+        print(f"refereed: {len(script.steps)} steps, {len(c.mismatches)} mismatches, {c.questions} questions, "
+              f"{c.unexplained} unexplained ({figures['refereed']['CPU s']} s CPU)")
+        for m in c.mismatches:
+            print("  " + m)
+    return figures
+
+
+def _last_still(seq: Any, k: int) -> int:
+    """Index of the last frame of keyframe ``k``'s still stretch."""
+    for start, end, key, kind in seq._segments:
+        if key == k and kind == "still":
+            return min(int((end - 1e-9) * seq.fps), len(seq) - 1)
+    raise ValueError(f"no still stretch for position {k}")
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     import cv2
     import numpy as np
+
+    if getattr(args, "demo_video", None) is not None:
+        cv2.setNumThreads(1)
+        return demo_video(args.demo_video, args.referee)
 
     from companion.bench.common import machine, pin_one_core, print_table, summary_ms
     from companion.synth.generate import corpus_item, random_hand

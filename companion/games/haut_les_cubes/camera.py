@@ -12,6 +12,12 @@ well its resulting state explains the picture; the card in the played-card zone,
 read, is part of that picture, so the card decides between moves that look alike on the board
 (a two-level drop with Moavéou scores, with Hoplà it does not). When the card cannot be read,
 both stay as candidates of equal cost and the referee asks.
+
+When the reader says where the camera stands (``board.camera``), each state is judged by what
+that camera could see of it (:class:`Sight`): a piece the state's mountain hides costs little
+when the reading misses it, and a giant read along the line of sight of a state's giant whose
+square the reading lacks (the cube under it hidden behind a tower) is that giant, the cube
+under it missed with it. Without the camera's place every piece counts as in plain view.
 """
 
 from __future__ import annotations
@@ -45,8 +51,9 @@ CARD_READ = 0.5
 CUBE_H = 2.0
 GIANT_H = 1.4
 GIANT_R = 0.35
-#: a piece the camera sees less of than this share (past the mountain of the state judged)
-#: costs :data:`MISS_HIDDEN` when missed; a fully seen one :data:`MISS`, linearly between
+#: a piece the camera sees less of than ``SEEN_LOW`` (past the mountain of the state judged)
+#: costs :data:`MISS_HIDDEN` when missed; one it sees ``SEEN_HIGH`` of or more :data:`MISS`,
+#: linearly between (the reader finds a cube from a third of its faces)
 SEEN_LOW, SEEN_HIGH = 0.1, 0.3
 #: how far apart (cells, across the line of sight) two giants' images may lie and still be
 #: the same picture: half a square (a giant is 0.7 squares wide; the next square at the same
