@@ -85,6 +85,7 @@ class NainsReader:
     last_view: View | None = field(default=None, init=False, repr=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False)
     _pool_regions: dict = field(default_factory=dict, init=False, repr=False)
+    _read_view: View | None = field(default=None, init=False, repr=False)
     _seen_markers: set = field(default_factory=set, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -161,7 +162,12 @@ class NainsReader:
         edge = hands.arm_at_edge(over, foreign, zones)
         if edge >= hands.EDGE_ARM_MM2:
             return Reading(fix, hand=True, hand_mm2=edge)
-        memo = self._memo if (fix.reused and self.reuse_pose) else {}
+        # the zones' last readings hold while the pose does: kept from the last frame, or found
+        # again where it was (an arm over a marker makes the locator look again; the pose it
+        # finds differs by a fraction of a pixel, and a zone whose picture is unchanged need not
+        # be read again, nor read differently)
+        kept = self.reuse_pose and (fix.reused or _same_pose(self._read_view, view, zones))
+        memo = self._memo if kept else {}
         fresh: dict = {}
 
         def once(key: str, rect, work):
@@ -176,7 +182,7 @@ class NainsReader:
             return result
 
         dice = once("tray", zones.tray, lambda: tuple(read_tray(image, view, zones.tray, colours, None)))
-        regions = self._pool_regions if (fix.reused and self.reuse_pose) else {}
+        regions = self._pool_regions if kept else {}
         pool = once("pool", zones.pool, lambda: read_pool(image, view, zones.pool, colours, table, regions)[0])
         self._pool_regions = regions
         buildings = []
@@ -186,6 +192,7 @@ class NainsReader:
         tower, tower_conf, tower_stack = once("kobold", zones.kobold_rect.grown(40.0),
                                               lambda: read_tower(image, view, zones, colours, table))
         self._memo = fresh
+        self._read_view = view
         solids = _solids(dice, pool, buildings, tower_stack if tower else None)
         loose = hands.unexplained_area(over, foreign, view, solids)
         if loose >= hands.LOOSE_HAND_MM2:
@@ -210,6 +217,21 @@ def _signature(image: np.ndarray, view, rect) -> np.ndarray:
     small = plane_picture(image, view, rect, 0.0, 0.5).image
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     return cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+
+
+#: two poses that put every corner of the play area (on the table and 10 cm up) within this
+#: many pixels of each other are the same pose
+SAME_POSE_PX = 0.5
+
+
+def _same_pose(a: View | None, b: View | None, zones: ZoneLayout) -> bool:
+    if a is None or b is None or tuple(a.camera.size) != tuple(b.camera.size):
+        return False
+    w, d = zones.width_mm, zones.depth_mm
+    pts = np.array([[x, y, z] for x in (0.0, w) for y in (0.0, d) for z in (0.0, 100.0)])
+    pa, pb = a.project(pts), b.project(pts)
+    return bool(np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))
+                and float(np.abs(pa - pb).max()) < SAME_POSE_PX)
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
