@@ -16,6 +16,10 @@ rules, per camera tilt band and per light:
   as an arm, tables not found;
 * the reading time of a 1280×720 frame on one core: *cold* (every zone read) and *still* (the
   same table in the next still moment: the pose and every unchanged zone's reading kept).
+
+``--demo SEED`` reads the demo game's video instead, position by position against the scene's
+truth (:func:`demo_positions`): where the referee goes wrong in the demo, which reading misled
+it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,66 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=21, help="corpus seed (default 21)")
     parser.add_argument("--hands", type=float, default=0.2,
                         help="share of frames with an arm over the table (default 0.2)")
+    parser.add_argument("--demo", type=int, default=None, metavar="SEED",
+                        help="instead: the demo game's video of this seed, position by position "
+                             "(each still moment's reading against the scene's truth)")
+    parser.add_argument("--demo-steps", type=int, default=None,
+                        help="with --demo: only the script's first steps")
+
+
+def demo_positions(seed: int, steps: int | None = None) -> list[dict[str, Any]]:
+    """The demo game's video read as the live loop reads it (the table's stillness gate, one
+    reader kept from frame to frame): for each still position, what the reader got wrong
+    against the scene's truth (building stones, the tower, the dice; pool stones counted), and
+    the reading time. Where the referee goes wrong, this says which reading misled it."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from companion.demo import nains
+    from companion.games.ville_des_nains.scripts import demo_script
+    from companion.observation import Observation
+
+    def key(p: Any) -> tuple:
+        if p.kind == "die":
+            return ("die", p.get("die"), p.get("face"))
+        if p.zone == "pool":
+            return ("pool", p.get("colour"), p.get("shape"))
+        if p.zone == "kobold":
+            return ("kobold", p.level)
+        return (p.zone, p.get("building"), p.level, p.get("colour"), p.get("shape"))
+
+    script = demo_script()
+    if steps is not None:
+        script = replace(script, steps=script.steps[:steps])
+    source = nains.demo_source(script, seed=seed)
+    reader = nains.reader_for(source)
+    gate = nains.gate_for(source)
+    rows = []
+    while (frame := source.read()) is not None:
+        if not gate.update(frame.image, frame.t).settled:
+            continue
+        t0 = time.process_time()
+        seen = reader.read(frame)
+        cpu = (time.process_time() - t0) * 1000
+        truth = Observation.from_json(frame.truth["observation"])
+        want = Counter(key(p) for p in truth.pieces)
+        got = Counter(key(p) for p in seen.pieces) if seen is not None and not seen.hand else Counter()
+        conf = {key(p): round(p.conf, 2) for p in (seen.pieces if seen is not None else ())}
+        position = source.positions[int(frame.truth["step"])]
+        rows.append({
+            "position": int(frame.truth["step"]), "step": position.step, "put_back": position.put_back,
+            "cpu_ms": round(cpu), "hand": bool(seen is None or seen.hand),
+            "missed": sorted(map(str, (k for k in (want - got).elements() if k[0] != "pool"))),
+            "misread": sorted(f"{k} {conf.get(k)}" for k in (got - want).elements() if k[0] != "pool"),
+            "pool_missed": sum(1 for k in (want - got).elements() if k[0] == "pool"),
+            "pool_extra": sum(1 for k in (got - want).elements() if k[0] == "pool"),
+        })
+        r = rows[-1]
+        print(f"position {r['position']} (step {r['step']}{', put back' if r['put_back'] else ''}): "
+              f"{r['cpu_ms']} ms, pool -{r['pool_missed']} +{r['pool_extra']}"
+              + "".join(f"\n    missed {m}" for m in r["missed"])
+              + "".join(f"\n    read   {m}" for m in r["misread"]), flush=True)
+    return rows
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -47,6 +111,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from companion.vision.nains.reader import NainsReader, observation_of
 
     pinned = pin_one_core()
+    if args.demo is not None:
+        return {"demo": demo_positions(args.demo, args.demo_steps), "pinned": pinned}
     groups: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     cold, still = [], []
     hand_frames = 0

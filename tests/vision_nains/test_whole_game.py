@@ -6,9 +6,10 @@ The demo script's first seventeen steps hold two illegal moves (a colour no die 
 out of its card's order), two questions (two cards finished at once: which one is unseen), a blue
 face drawing two stones, cards the first stones of a building tell, a stone under a long block
 that the camera cannot see (the rules tell which it is) and a player's stones settled by the
-next player's roll (the last step). That is as far as fits in about a minute of CPU; the whole
-game is measured by the bench (BENCHMARKS.md: with this video's seed 2 it goes right to step 18,
-with seed 0 to step 19).
+next player's roll (the last step). That is as far as fits in about a minute of CPU (34 s on
+the development VM). The whole game does not yet play through (BENCHMARKS.md: with this video's
+seed 2 it goes as scripted to step 18, with seed 0 to step 19; ``companion bench vision_nains
+--demo SEED`` shows which readings mislead it).
 
 The video is seed 2's (its light and sensor noise)."""
 
