@@ -70,10 +70,12 @@ class Canvas:
         hull = cv2.convexHull(np.round(poly_px * 16).astype(np.int32))
         cv2.fillConvexPoly(target, hull, value, cv2.LINE_8, 4)
 
-    def warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray) -> None:
+    def warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray,
+                  margin: tuple[int, int] = (1, 2)) -> None:
         """Warp a texture whose pixels map to the canvas by ``H`` into the image, only where it
-        falls (``quad_px``: its outline on the canvas); the rest is left as it is."""
-        box = self.box(quad_px)
+        falls (``quad_px``: its outline on the canvas, ``margin`` round it as :meth:`box`);
+        the rest is left as it is."""
+        box = self.box(quad_px, *margin)
         if box is None:
             return
         x0, y0, x1, y1 = box

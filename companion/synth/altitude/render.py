@@ -22,9 +22,10 @@ import cv2
 import numpy as np
 
 from companion.synth import bodies as B
-from companion.synth import optics, textures
+from companion.synth import optics
 from companion.synth.altitude import faces
 from companion.synth.altitude.scene import CARD_THICK_MM, AltitudeScene, Laid
+from companion.synth.canvas import Canvas
 from companion.synth.scene import Shot
 from companion.synth.terra import sheets as printed
 from companion.vision.altitude.layout import card_corners
@@ -47,73 +48,17 @@ class RenderedTable:
     laid: tuple[Laid, ...]
 
 
-class _Painter:
+class _Painter(Canvas):
     def __init__(self, scene: AltitudeScene, shot: Shot):
-        self.scene, self.shot = scene, shot
-        cam = shot.view.camera
-        self.canvas = optics.canvas_for(cam)
-        self.K = self.canvas.K
-        self.R = shot.view.pose.R
-        self.t = shot.view.pose.t
-        self.P = self.K @ np.hstack([self.R, self.t[:, None]])
-        self.C = shot.view.pose.camera_position
-        self.L = shot.light.direction
-        self.light = np.asarray(shot.light.colour, np.float32)
-        self.ambient = np.asarray(shot.light.ambient, np.float32)
-        w, h = self.canvas.size
-        self.img = np.zeros((h, w, 3), np.float32)
-        self.ids = np.zeros((h, w), np.int32)
+        super().__init__(shot, salt=0)
+        self.scene = scene
         tw, td = scene.layout.table_mm
         centre = np.array([tw / 2, td / 2, 0.0])
         self.px_per_mm = float(self.K[0, 0] / max(np.linalg.norm(centre - self.C), 1.0))
 
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        p = np.asarray(pts, float) @ self.P[:, :3].T + self.P[:, 3]
-        return p[:, :2] / p[:, 2:3]
-
-    def plane_homography(self, origin: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Homography from plane coordinates (s, t, 1), point = origin + s·a + t·b, to canvas."""
-        return self.K @ np.column_stack([self.R @ a, self.R @ b, self.R @ origin + self.t])
-
-    def fill(self, target: np.ndarray, poly_px: np.ndarray, value) -> None:
-        if len(poly_px) < 3 or not np.all(np.isfinite(poly_px)):
-            return
-        hull = cv2.convexHull(np.round(poly_px * 16).astype(np.int32))
-        cv2.fillConvexPoly(target, hull, value, cv2.LINE_8, 4)
-
-    def _roi(self, quad_px: np.ndarray, pad: int = 2) -> tuple[int, int, int, int] | None:
-        w, h = self.canvas.size
-        x0 = max(int(np.floor(quad_px[:, 0].min())) - pad, 0)
-        y0 = max(int(np.floor(quad_px[:, 1].min())) - pad, 0)
-        x1 = min(int(np.ceil(quad_px[:, 0].max())) + pad + 1, w)
-        y1 = min(int(np.ceil(quad_px[:, 1].max())) + pad + 1, h)
-        if x1 <= x0 or y1 <= y0:
-            return None
-        return x0, y0, x1, y1
-
-    def warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray) -> None:
-        roi = self._roi(quad_px)
-        if roi is None:
-            return
-        x0, y0, x1, y1 = roi
-        T = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]]) @ H
-        part = np.ascontiguousarray(self.img[y0:y1, x0:x1])
-        cv2.warpPerspective(tex, T, (x1 - x0, y1 - y0), dst=part, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_TRANSPARENT)
-        self.img[y0:y1, x0:x1] = part
-
-    # ------------------------------------------------------------------------ the table plane
-    def table(self) -> None:
-        shot = self.shot
-        tex = textures.table_texture(shot.table, shot.table_variant)
-        ppm = textures.TABLE_PX_PER_MM
-        sx, sy = shot.table_shift
-        S = np.array([[1 / ppm, 0, sx], [0, 1 / ppm, sy], [0, 0, 1]])
-        H = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])) @ S
-        w, h = self.canvas.size
-        cv2.warpPerspective(tex, H, (w, h), dst=self.img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_WRAP)
-        self.img *= np.asarray(shot.table_tint, np.float32)
+    def warp_into(self, tex: np.ndarray, H: np.ndarray, quad_px: np.ndarray,
+                  margin: tuple[int, int] = (2, 3)) -> None:
+        super().warp_into(tex, H, quad_px, margin)
 
     def sheet(self, tex: np.ndarray, corners_mm: np.ndarray, z: float, ident: int) -> np.ndarray:
         """Lay a flat texture whose top-left, top-right, bottom-right, bottom-left corners lie at
@@ -149,7 +94,7 @@ class _Painter:
         ctr = corners_mm.mean(axis=0)
         grown = ctr + (corners_mm - ctr) * (1.0 + 1.2 / 46.0) + shift
         quad = self.project(np.column_stack([grown, np.full(4, z)]))
-        roi = self._roi(quad, pad=4)
+        roi = self.box(quad, 4, 5)
         if roi is None:
             return
         x0, y0, x1, y1 = roi
@@ -188,7 +133,6 @@ class _Painter:
     def shade(self, occluders: list[np.ndarray], sides: list[np.ndarray]) -> None:
         """Ambient plus direct light on the table plane (cards and markers included), with the
         shadows of the arm and of the deck. Sides already drawn (lit on their own) are kept."""
-        w, h = self.canvas.size
         lam = max(0.0, -float(self.L[2]))
         base = self.ambient + self.light * lam
         keep = self.ids == DECK_SIDE_ID
@@ -206,14 +150,10 @@ class _Painter:
         polys = [p for p in shadows if np.all(np.isfinite(p))]
         if not polys:
             return
-        allpts = np.concatenate(polys)
-        pad = 16
-        x0 = max(int(np.floor(allpts[:, 0].min())) - pad, 0)
-        y0 = max(int(np.floor(allpts[:, 1].min())) - pad, 0)
-        x1 = min(int(np.ceil(allpts[:, 0].max())) + pad, w)
-        y1 = min(int(np.ceil(allpts[:, 1].max())) + pad, h)
-        if x1 <= x0 or y1 <= y0:
+        box = self.box(np.concatenate(polys), 16, 16)
+        if box is None:
             return
+        x0, y0, x1, y1 = box
         off = np.array([x0, y0], float)
         shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
         for p in polys:
