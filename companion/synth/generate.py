@@ -186,6 +186,19 @@ def random_hand(rng: np.random.Generator, scene: Scene, layout: Layout = DEFAULT
     return lift_hand(hand, top + lift, float(rng.uniform(40, 160)))
 
 
+def arm_pass(base: Hand, frames: int) -> list[Hand]:
+    """An arm making a move in ``frames`` video frames: it comes in to ``base``, works, and draws
+    back a little (the wrist pulled towards the elbow, most in the middle frames)."""
+    out = []
+    for k in range(frames):
+        phase = math.sin(math.pi * (k + 1) / (frames + 1))
+        wrist = np.array(base.wrist)
+        elbow = np.array(base.elbow)
+        pulled = elbow + (wrist - elbow) * (0.75 + 0.25 * phase)
+        out.append(replace(base, wrist=(float(pulled[0]), float(pulled[1]), float(wrist[2]))))
+    return out
+
+
 def lift_hand(hand: Hand, lowest_mm: float, elbow_rise: float = 80.0) -> Hand:
     """The same arm raised so that its lowest point is ``lowest_mm`` above the table, the elbow
     ``elbow_rise`` higher than the wrist."""

@@ -15,7 +15,6 @@ moves towards, ``step``, what that position follows, and ``still``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -24,6 +23,7 @@ import numpy as np
 from companion.synth.altitude.generate import random_hand
 from companion.synth.altitude.photo import photograph
 from companion.synth.altitude.scene import AltitudeScene
+from companion.synth.generate import arm_pass
 from companion.synth.scene import Shot
 from companion.vision.frames import Frame, FrameSource, SourceError
 
@@ -63,13 +63,7 @@ def plan(scenes: Sequence[AltitudeScene], *, still_frames: int = 4, hand_frames:
                 tw, td = scene.layout.table_mm
                 target = (tw / 2, td / 2)
             base = random_hand(rng, scene, target)  # type: ignore[arg-type]
-            for k in range(hand_frames):
-                # the arm comes in, works, and draws back a little
-                phase = math.sin(math.pi * (k + 1) / (hand_frames + 1))
-                wrist = np.array(base.wrist)
-                elbow = np.array(base.elbow)
-                pulled = elbow + (wrist - elbow) * (0.75 + 0.25 * phase)
-                hand = replace(base, wrist=(float(pulled[0]), float(pulled[1]), float(wrist[2])))
+            for k, hand in enumerate(arm_pass(base, hand_frames)):
                 shown = before if k < hand_frames / 2 else scene
                 out.append(Planned(shown.with_hand(hand), n, False))
         for _ in range(still_frames):

@@ -15,12 +15,12 @@ towards, and ``still``).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
+from companion.synth.generate import arm_pass
 from companion.synth.scene import Shot
 from companion.synth.terra.generate import random_hand
 from companion.synth.terra.photo import photograph
@@ -60,13 +60,7 @@ def plan(scenes: Sequence[TerraScene], *, still_frames: int = 4, hand_frames: in
             target = scene.to_table(centre[None, :])[0]
             base = random_hand(rng, scene if max(scene.heights) >= max(before.heights) else before,
                                (float(target[0]), float(target[1])))
-            for k in range(hand_frames):
-                # the arm comes in, works, and draws back a little
-                phase = math.sin(math.pi * (k + 1) / (hand_frames + 1))
-                wrist = np.array(base.wrist)
-                elbow = np.array(base.elbow)
-                pulled = elbow + (wrist - elbow) * (0.75 + 0.25 * phase)
-                hand = replace(base, wrist=(float(pulled[0]), float(pulled[1]), float(wrist[2])))
+            for k, hand in enumerate(arm_pass(base, hand_frames)):
                 shown = before if k < hand_frames / 2 else scene
                 out.append(Planned(shown.with_hand(hand), step, False))
         for _ in range(still_frames):
