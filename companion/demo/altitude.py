@@ -31,6 +31,7 @@ import numpy as np
 from companion.games import get_game
 from companion.games.altitude.manifest import SAINT_BERNARD
 from companion.games.altitude.state import AltitudeState
+from companion.demo.video import VideoResult, play_video
 from companion.games.script import Script
 from companion.synth.altitude.deck import CardSpec, deck_from_json
 from companion.synth.altitude.enrol import enrolled_library
@@ -269,16 +270,6 @@ def gate_for(source: AltitudeSequenceSource) -> Any:
 
 
 # ------------------------------------------------------------------------- refereeing a video
-@dataclass
-class VideoResult:
-    """A rendered game refereed through the live loop: the comparison with the script, the
-    loop's figures and the events recorded."""
-
-    comparison: Any
-    stats: Any
-    events: list[Any]
-
-
 def referee_video(script: Script, seed: int = 0, *, hand_frames: int = 3, still_frames: int = 4,
                   data_dir: str | None = None) -> VideoResult:
     """Render ``script`` as a video and referee it as ``companion demo`` does
@@ -287,7 +278,6 @@ def referee_video(script: Script, seed: int = 0, *, hand_frames: int = 3, still_
     with the script (:func:`companion.referee.scripted.compare`)."""
     import tempfile
 
-    from companion.demo.video import play_video
     from companion.referee.scripted import compare
     from companion.runtime.table import Table
 

@@ -26,6 +26,7 @@ from companion.games.gleebs_and_grues import GleebsAndGrues
 from companion.games.gleebs_and_grues.moves import Place, SetGrues, Step
 from companion.games.gleebs_and_grues.pieces import CELLS, RAINBOW, index
 from companion.games.gleebs_and_grues.state import GGState
+from companion.demo.video import VideoResult
 from companion.games.script import Script
 from companion.synth.gleebs.calibration_shot import learn_colours
 from companion.synth.gleebs.generate import GleebsRanges, random_shot
@@ -153,16 +154,6 @@ def reader_for(source: SequenceSource) -> Any:
 
 
 # ------------------------------------------------------------------------- refereeing a video
-class VideoResult:
-    """A rendered game refereed through the live loop: the comparison with the script, the
-    loop's figures and the events recorded."""
-
-    def __init__(self, comparison: Any, stats: Any, events: list[Any]):
-        self.comparison = comparison
-        self.stats = stats
-        self.events = events
-
-
 def video_gate(source: SequenceSource) -> Any:
     """The table's stillness gate, set to wait for the stillness a video gives each
     position (all but one of its still frames)."""

@@ -23,6 +23,7 @@ import numpy as np
 from companion.games.haut_les_cubes import HautLesCubes
 from companion.games.haut_les_cubes.moves import Move
 from companion.games.haut_les_cubes.state import HlcState
+from companion.demo.video import VideoResult, play_video
 from companion.games.script import Script
 from companion.synth.generate import Ranges, random_shot
 from companion.synth.scene import Giant, Scene, Shot
@@ -137,16 +138,6 @@ def gate_for(source: DemoSource) -> Any:
 
 
 # ------------------------------------------------------------------------- refereeing a video
-@dataclass
-class VideoResult:
-    """A rendered game refereed through the live loop: the comparison with the script, the
-    loop's figures and the events recorded."""
-
-    comparison: Any
-    stats: Any
-    events: list[Any]
-
-
 def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
                   fps: float = 10.0, hold_s: float = 0.8, shot: Shot | None = None) -> VideoResult:
     """Render ``script`` as a video and referee it as ``companion demo`` does
@@ -155,7 +146,6 @@ def referee_video(script: Script, seed: int = 0, *, data_dir: str | None = None,
     with the script. ``shot``: another camera, light and table than the demo's."""
     import tempfile
 
-    from companion.demo.video import play_video
     from companion.referee.scripted import compare
     from companion.runtime.table import Table
 

@@ -35,6 +35,17 @@ DEMO_MODULES = {
 }
 
 
+@dataclass
+class VideoResult:
+    """A rendered game refereed through the live loop: the comparison with the script, the
+    loop's figures and the events recorded (what each demo module's ``referee_video``
+    returns)."""
+
+    comparison: Any
+    stats: Any
+    events: list[Any]
+
+
 def demo_module(game: str) -> Any:
     return importlib.import_module(DEMO_MODULES[game])
 

@@ -235,14 +235,7 @@ def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None 
     if not np.all(np.isfinite(px)):
         return HandCheck(False, 0.0)
     cv2.fillPoly(region, [np.round(px).astype(np.int32)], 1)
-    polys = []
-    for m in range(4):
-        c = layout.marker_corners(m)
-        ctr = c.mean(axis=0)
-        polys.append(ctr + (c - ctr) * 1.9)
-    z = np.column_stack([layout.card_zone_corners(), np.zeros(4)])
-    polys.append(z.mean(axis=0) + (z - z.mean(axis=0)) * 1.15)
-    for poly in polys:
+    for poly in layout.paper_polygons(1.9):
         q = view.project(poly) / 4.0
         if np.all(np.isfinite(q)):
             cv2.fillConvexPoly(region, np.round(q).astype(np.int32), 0)

@@ -74,6 +74,20 @@ class Layout:
         w, h = self.card_zone_size[0] / 2.0, self.card_zone_size[1] / 2.0
         return np.array([[cx - w, cy + h], [cx + w, cy + h], [cx + w, cy - h], [cx - w, cy - h]])
 
+    def paper_polygons(self, marker_scale: float, card_scale: float = 1.15) -> list[np.ndarray]:
+        """Table polygons (4×3, mm) where nothing of the game stands: each marker's paper and
+        the played-card zone, grown about their centres by these factors (the margin a
+        caller needs round them)."""
+        out = []
+        for m in range(4):
+            c = self.marker_corners(m)
+            ctr = c.mean(axis=0)
+            out.append(ctr + (c - ctr) * marker_scale)
+        z = np.column_stack([self.card_zone_corners(), np.zeros(4)])
+        ctr = z.mean(axis=0)
+        out.append(ctr + (z - ctr) * card_scale)
+        return out
+
     def band_loop(self, step: float = 3.0, outside: bool = False) -> np.ndarray:
         """Points (N×2, mm) along the middle of the hand band, all the way round; ``outside``:
         the band of the same width round the outside of the markers instead."""

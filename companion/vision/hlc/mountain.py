@@ -76,15 +76,7 @@ def mountain_region(view: View, layout: Layout, size: tuple[int, int], levels: i
 def exclusion_polygons(layout: Layout) -> list[np.ndarray]:
     """Table polygons (N×3 mm) that are never mountain: the markers' paper and the card zone,
     with a margin."""
-    out = []
-    for m in range(4):
-        c = layout.marker_corners(m)
-        ctr = c.mean(axis=0)
-        out.append(ctr + (c - ctr) * 1.75)
-    z = np.column_stack([layout.card_zone_corners(), np.zeros(4)])
-    ctr = z.mean(axis=0)
-    out.append(ctr + (z - ctr) * 1.15)
-    return out
+    return layout.paper_polygons(1.75)
 
 
 def table_samples(image: np.ndarray, view: View, layout: Layout, levels: int = 7) -> np.ndarray:
