@@ -243,17 +243,30 @@ def _plans(state: TerraTurriumState, reading: Reading, takes: list[int], puts: l
            removed: Counter, added: Counter) -> list[Move]:
     """The planner's moves for the change seen and, when more blocks were lifted than the
     camera saw put down, the moves that put the missing ones on squares it cannot see (each
-    such square in turn): a block laid behind a tall tower is still a block laid. The camera's
+    such square in turn): a block laid behind a tall tower is still a block laid. Likewise,
+    when more blocks were put down than were in hand or seen lifted, the moves that lift the
+    missing one from a square the camera cannot see (a square it reports at the height last
+    seen there, which a block put in front of it now hides). The camera's
     doubt about those squares prices these readings; when one of them and the reading that
     keeps the blocks in hand explain the table about equally, the referee waits, and asks once
     the table has moved on (see :mod:`companion.referee.referee`)."""
     out = planner.plans(state, takes, puts, removed, added)
     missing = state.in_hand + len(takes) - len(puts)
-    if missing <= 0 or state.phase != PHASE_PLAY:
+    if missing == 0 or state.phase != PHASE_PLAY:
         return out
-    for sq in unsure_squares(reading)[:MAX_HIDDEN_SQUARES]:
-        # only legal readings: blocks taken against the rules go back, wherever they were laid
-        out += [m for m in planner.plans(state, takes, sorted(puts + [sq]), removed, added)
+    hidden = unsure_squares(reading)[:MAX_HIDDEN_SQUARES]
+    if missing > 0:
+        for sq in hidden:
+            # only legal readings: blocks taken against the rules go back, wherever they were laid
+            out += [m for m in planner.plans(state, takes, sorted(puts + [sq]), removed, added)
+                    if not run(state, m).violations]
+        return out
+    # more blocks put down than were in hand or seen lifted: the missing ones came off squares
+    # the camera cannot see now (a block lifted from behind the tower it then made taller)
+    for sq in hidden:
+        if state.heights[sq] - takes.count(sq) <= 0:
+            continue
+        out += [m for m in planner.plans(state, sorted(takes + [sq]), puts, removed, added)
                 if not run(state, m).violations]
     return out
 
