@@ -20,10 +20,19 @@ _FEATURE_SCALE = 20.0
 
 def features(bgr: np.ndarray) -> np.ndarray:
     """Per-pixel (chroma b−mean, chroma r−mean, brightness) in log units × 20, float32."""
-    lg = np.log(cv2.GaussianBlur(bgr, (0, 0), 0.8).astype(np.float32) + 4.0)
-    mean = lg.mean(axis=2, keepdims=True)
-    chroma = lg - mean
-    return (np.concatenate([chroma[..., [0]], chroma[..., [2]], mean], axis=2) * _FEATURE_SCALE).astype(np.float32)
+    lg = cv2.GaussianBlur(bgr, (0, 0), 0.8).astype(np.float32)
+    lg += np.float32(4.0)
+    np.log(lg, out=lg)
+    # the channels taken apart: a reduction over a last axis of three is numpy's slowest path
+    # (the same sums in the same order, so the same values to the bit)
+    b, g, r = lg[..., 0], lg[..., 1], lg[..., 2]
+    mean = ((b + g) + r) / np.float32(3.0)
+    out = np.empty(bgr.shape[:2] + (3,), np.float32)
+    scale = np.float32(_FEATURE_SCALE)
+    np.multiply(b - mean, scale, out=out[..., 0])
+    np.multiply(r - mean, scale, out=out[..., 1])
+    np.multiply(mean, scale, out=out[..., 2])
+    return out
 
 
 class Gaussians:
@@ -57,8 +66,13 @@ class Gaussians:
     def logp(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float32)
         out = None
+        chans = [x[..., c] for c in range(x.shape[-1])]
         for mu, var, lw in zip(self.mu, self.var, self.logw):
-            d = ((x - mu.astype(np.float32)) ** 2 / var.astype(np.float32)).sum(axis=-1)
+            m, v = mu.astype(np.float32), var.astype(np.float32)
+            # summed channel by channel in order (as ``sum(axis=-1)`` does, many times faster)
+            d = (chans[0] - m[0]) ** 2 / v[0]
+            for c in range(1, len(chans)):
+                d = d + (chans[c] - m[c]) ** 2 / v[c]
             ll = (-0.5 * d - 0.5 * float(np.log(2 * np.pi * var).sum()) + lw).astype(np.float32)
             out = ll if out is None else np.logaddexp(out, ll)
         return out

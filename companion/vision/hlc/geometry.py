@@ -75,15 +75,33 @@ class Grid:
         self.full_shape = (y1 - y0, x1 - x0)
         self.shape = (int(round((y1 - y0) * scale)), int(round((x1 - x0) * scale)))
         #: vertex pixel positions in the (scaled) crop, [half-cube level, vertex]
+        self._proj_full = proj
         self.proj = (proj - self.off) * scale
         foot = self.camera[:2]
-        centre = {c: self.point(c[0] + 0.5, c[1] + 0.5, 0.0)[:2] for c in self.cells}
-        self.distance = {c: float(np.linalg.norm(centre[c] - foot)) for c in self.cells}
+        # the cells' centres and side midpoints computed for all cells at once (the same
+        # element-wise arithmetic as :meth:`point`, so the same values)
+        ij = np.array(self.cells, dtype=np.float64).reshape(-1, 2)
+        centre = self.point(ij[:, 0] + 0.5, ij[:, 1] + 0.5, np.zeros(len(ij)))[:, :2]
+        dist = [float(np.linalg.norm(c - foot)) for c in centre]
+        self.distance = dict(zip(self.cells, dist))
         self.far_to_near = sorted(self.cells, key=lambda c: -self.distance[c])
         #: painter's rank of each cell (0 = farthest from the camera's foot)
         self.rank = {c: n for n, c in enumerate(self.far_to_near)}
-        self.sides: dict[Cell, tuple[Side, ...]] = {c: self._sides(c) for c in self.cells}
+        self.sides: dict[Cell, tuple[Side, ...]] = self._all_sides()
         self._boxes: dict[tuple[Cell, int], tuple[float, float, float, float]] = {}
+
+    def at_scale(self, scale: float) -> "Grid":
+        """The same grid worked on at another ``scale`` (the crop and the cells are the same;
+        only the pixel positions are scaled): no projection or visibility is computed again."""
+        import copy
+
+        other = copy.copy(self)
+        other.scale = float(scale)
+        hh, ww = self.full_shape
+        other.shape = (int(round(hh * scale)), int(round(ww * scale)))
+        other.proj = (self._proj_full - self.off) * scale
+        other._boxes = {}
+        return other
 
     # ------------------------------------------------------------------------ points
     def point(self, u, v, z) -> np.ndarray:
@@ -104,23 +122,28 @@ class Grid:
         return np.array([self.px((i, j), z), self.px((i + 1, j), z), self.px((i + 1, j + 1), z),
                          self.px((i, j + 1), z)])
 
-    def _sides(self, cell: Cell) -> tuple[Side, ...]:
-        i, j = cell
-        out = []
-        for du, dv in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            if du == 1:
-                a0, a1 = (i + 1, j), (i + 1, j + 1)
-            elif du == -1:
-                a0, a1 = (i, j + 1), (i, j)
-            elif dv == 1:
-                a0, a1 = (i + 1, j + 1), (i, j + 1)
-            else:
-                a0, a1 = (i, j), (i + 1, j)
-            mid = (self.point(*a0, 0.0) + self.point(*a1, 0.0)) / 2
+    #: the four sides of a cell (i, j): the step to the neighbour, and the side's two bottom
+    #: vertices as offsets from (i, j), in the order a face is drawn
+    _SIDE_STEPS = (((1, 0), (1, 0), (1, 1)), ((-1, 0), (0, 1), (0, 0)),
+                   ((0, 1), (1, 1), (0, 1)), ((0, -1), (0, 0), (1, 0)))
+
+    def _all_sides(self) -> dict[Cell, tuple[Side, ...]]:
+        """The side faces of every cell that look towards the camera (computed for all cells
+        at once)."""
+        ij = np.array(self.cells, dtype=np.int64).reshape(-1, 2)
+        visible = []
+        for (du, dv), o0, o1 in self._SIDE_STEPS:
+            p0 = self.point(ij[:, 0] + o0[0], ij[:, 1] + o0[1], np.zeros(len(ij)))
+            p1 = self.point(ij[:, 0] + o1[0], ij[:, 1] + o1[1], np.zeros(len(ij)))
+            mid = (p0 + p1) / 2
             normal = du * self.ex + dv * self.ey
-            if float(normal @ (self.camera - mid)) > 0:
-                out.append(Side(SIDE_U if du else SIDE_V, a0, a1, (i + du, j + dv)))
-        return tuple(out)
+            visible.append((self.camera[None, :] - mid) @ normal > 0)
+        out: dict[Cell, tuple[Side, ...]] = {}
+        for n, (i, j) in enumerate(self.cells):
+            out[(i, j)] = tuple(Side(SIDE_U if du else SIDE_V, (i + o0[0], j + o0[1]), (i + o1[0], j + o1[1]),
+                                     (i + du, j + dv))
+                                for k, ((du, dv), o0, o1) in enumerate(self._SIDE_STEPS) if visible[k][n])
+        return out
 
     def crop(self, image: np.ndarray) -> np.ndarray:
         """The frame's part this grid covers, at the grid's scale."""

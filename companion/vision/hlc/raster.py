@@ -64,12 +64,17 @@ class Raster:
         labels, lines = self.labels, self.lines
         labels[y0:y1, x0:x1] = 0
         lines[y0:y1, x0:x1] = 0
-        rank = g.rank
-        for c in sorted((c for c, h in heights.items() if h > 0 and c in rank), key=rank.__getitem__):
-            h = heights[c]
-            bx = g.box(c, h)
-            if bx[2] < x0 or bx[0] > x1 or bx[3] < y0 or bx[1] > y1:
-                continue
+        rank, box_of = g.rank, g.box
+        # only the columns reaching the box are drawn, far to near (ranks are distinct, so
+        # sorting these alone gives the order sorting all would)
+        reach = []
+        for c, h in heights.items():
+            if h > 0 and c in rank:
+                bx = box_of(c, h)
+                if not (bx[2] < x0 or bx[0] > x1 or bx[3] < y0 or bx[1] > y1):
+                    reach.append((rank[c], c, h))
+        reach.sort()
+        for _, c, h in reach:
             for n, side in enumerate(g.sides[c]):
                 hn = heights.get(side.neighbour, 0)
                 if hn >= h:
