@@ -38,6 +38,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--referee", action="store_true",
                         help="with --demo-video: also referee the whole video through the live "
                              "loop and compare with the script")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --demo-video: read every position cold (from its frame alone), "
+                             "not warm from the last position read")
 
 
 def _band(tilt: float) -> str:
@@ -90,25 +93,29 @@ def gate_timing(samples: int = 300) -> list[float]:
     return timed(lambda: gate.update(frames[next(k) % 2], next(k) / 30.0), samples)
 
 
-def demo_video(seed: int, referee: bool = False) -> dict[str, Any]:
+def demo_video(seed: int, referee: bool = False, cold: bool = False) -> dict[str, Any]:
     """The demo game's video (``companion demo --game haut-les-cubes --seed SEED``): the last
-    frame of each still position read in order, as the table reads them (the lattice angle of
-    the last frame carried over), against the scene's truth; with ``referee``, the whole video
-    refereed through the live loop too."""
+    frame of each still position read in order, as the table reads them (warm from the last
+    position read when the camera has not moved, :mod:`companion.vision.hlc.warm`; the lattice
+    angle of the last frame carried over), against the scene's truth; ``cold``: every position
+    read from its frame alone; with ``referee``, the whole video refereed through the live loop
+    too."""
     from companion.demo.hlc import demo_source, reader_for, referee_video
     from companion.games.haut_les_cubes.scripts import demo_script
 
     script = demo_script()
     source = demo_source(script, seed)
     reader = reader_for(source)
+    reader.warm = not cold
     seq = source.sequence
-    wrong, cpu = [], []
+    wrong, cpu, warm_cpu, cold_cpu = [], [], [], []
     for k in range(len(seq.keyframes)):
         # the last frame of still position k
         frame = seq.frame(_last_still(seq, k))
         c0 = time.process_time()
         obs = reader.read(frame)
         cpu.append((time.process_time() - c0) * 1000)
+        (warm_cpu if reader.last.message == "warm" else cold_cpu).append(cpu[-1])
         scene = seq.keyframes[k].scene
         truth = ({((x, y), z) for x, y, z in scene.cubes}, {(g.colour, g.cell, g.level) for g in scene.giants},
                  [scene.card] if scene.card else [])
@@ -120,13 +127,20 @@ def demo_video(seed: int, referee: bool = False) -> dict[str, Any]:
             wrong.append({"position": k, "step": source.steps[k].step,
                           "cubes": sorted(map(str, truth[0] ^ seen[0])),
                           "giants": sorted(map(str, truth[1] ^ seen[1]))})
+    def median(xs: list[float]) -> float | None:
+        return round(sorted(xs)[len(xs) // 2], 1) if xs else None
+
     cpu.sort()
-    figures: dict[str, Any] = {"seed": seed, "positions": len(seq.keyframes),
+    figures: dict[str, Any] = {"seed": seed, "positions": len(seq.keyframes), "cold": cold,
                                "exact": len(seq.keyframes) - len(wrong), "wrong": wrong,
                                "read CPU ms median": round(cpu[len(cpu) // 2], 1),
-                               "read CPU ms p95": round(cpu[int(0.95 * (len(cpu) - 1))], 1)}
+                               "read CPU ms p95": round(cpu[int(0.95 * (len(cpu) - 1))], 1),
+                               "read warm": len(warm_cpu), "warm read CPU ms median": median(warm_cpu),
+                               "cold read CPU ms median": median(cold_cpu)}
     print(f"demo video seed {seed}: {figures['exact']} of {figures['positions']} still positions read "
-          f"exactly; reading CPU median {figures['read CPU ms median']} ms, p95 {figures['read CPU ms p95']} ms")
+          f"exactly; reading CPU median {figures['read CPU ms median']} ms, p95 {figures['read CPU ms p95']} ms; "
+          f"{len(warm_cpu)} read warm (median {figures['warm read CPU ms median']} ms), {len(cold_cpu)} cold "
+          f"(median {figures['cold read CPU ms median']} ms)")
     for w in wrong:
         print(f"  position {w['position']} (step {w['step']}): cubes {w['cubes']} giants {w['giants']}")
     if referee:
@@ -157,7 +171,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     if getattr(args, "demo_video", None) is not None:
         cv2.setNumThreads(1)
-        return demo_video(args.demo_video, args.referee)
+        return demo_video(args.demo_video, args.referee, args.cold)
 
     from companion.bench.common import machine, pin_one_core, print_table, summary_ms
     from companion.synth.generate import corpus_item, random_hand

@@ -286,13 +286,27 @@ def _shadow_polys(columns: list[tuple[np.ndarray, float]], light: np.ndarray) ->
     return out
 
 
+#: the light directions the shadow search tries (elevations 20–75°, every 15° round)
+SHADOW_LIGHTS = [-np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+                 for e in np.radians((20, 27, 35, 45, 58, 75)) for a in np.radians(np.arange(0, 360, 15))]
+
+
 def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, float]],
                      hidden: np.ndarray, *, scale: int = 4) -> np.ndarray | None:
     """Where the mountain's shadow lies on the table (frame-size mask), the light's direction
     found by trying directions and keeping the one whose predicted shadow is darkest against
     the lit table around it. None when the mountain casts no visible shadow."""
+    return find_shadow(image, view, columns, hidden, scale=scale)[0]
+
+
+def find_shadow(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, float]],
+                hidden: np.ndarray, *, scale: int = 4, lights: list[int] | None = None
+                ) -> tuple[np.ndarray | None, int | None]:
+    """:func:`estimate_shadows`, and the index in :data:`SHADOW_LIGHTS` of the light direction
+    found; ``lights``: the indices to try (all when None: a reader that knows the room's light
+    from its last still frame tries that one and its neighbours)."""
     if not columns:
-        return None
+        return None, None
     h, w = image.shape[:2]
     sw, sh = w // scale, h // scale
     grey = cv2.cvtColor(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
@@ -306,24 +320,23 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
     ring = np.column_stack([centre[0] + 320 * np.cos(ang), centre[1] + 320 * np.sin(ang), np.zeros(40)])
     q = view.project(ring) / scale
     if not np.all(np.isfinite(q)):
-        return None
+        return None, None
     cv2.fillConvexPoly(near, np.round(q).astype(np.int32), 1)
     sel = (near > 0) & ~hid
     if sel.sum() < 100:
-        return None
+        return None, None
     lit = np.quantile(lb[sel], 0.7)
     dark = np.clip(lit - lb, 0, None) * sel
-    best, best_mask = 0.0, None
-    lights = [-np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-              for e in np.radians((20, 27, 35, 45, 58, 75)) for a in np.radians(np.arange(0, 360, 15))]
+    best, best_mask, best_light = 0.0, None, None
+    tried = list(range(len(SHADOW_LIGHTS))) if lights is None else sorted(set(lights))
     # every shadow polygon of every light direction projected in one call (the projection is
     # per point, so the pixels are those of one call per polygon)
-    polys = np.stack([np.stack(_shadow_polys(columns, light)) for light in lights])  # [light, column, 8, 2]
+    polys = np.stack([np.stack(_shadow_polys(columns, SHADOW_LIGHTS[k])) for k in tried])  # [light, column, 8, 2]
     flat = polys.reshape(-1, 2)
     proj = (view.project(np.column_stack([flat, np.zeros(len(flat))])) / scale).reshape(polys.shape)
     finite = np.isfinite(proj).all(axis=(2, 3))
     ipoly = np.round(np.where(np.isfinite(proj), proj, 0.0)).astype(np.int32)
-    for li in range(len(lights)):
+    for li in range(len(tried)):
         mask = np.zeros((sh, sw), np.uint8)
         for p, ok in zip(ipoly[li], finite[li]):
             if ok:
@@ -335,8 +348,8 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
         outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
         score = (inside - outside) * np.sqrt(m.sum())
         if score > best:
-            best, best_mask = score, mask
+            best, best_mask, best_light = score, mask, tried[li]
     if best_mask is None or best <= 0:
-        return None
+        return None, None
     grown = cv2.dilate(best_mask, np.ones((5, 5), np.uint8))
-    return cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST)
+    return cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST), best_light

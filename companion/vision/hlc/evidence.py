@@ -45,14 +45,20 @@ class Evidence:
         self.care = care.astype(np.float32)
         self.table = table
         self.table_ll = table.logp(feats)
-        idx = np.searchsorted(_LINE_EDGES, lines)
-        on, face = _LLR_LINE[idx], _LLR_FACE[idx]
-        best = np.maximum(on, face)
-        self._line_raw = np.stack([np.zeros_like(on), (face - best), (on - best)]) * line_weight
+        self.line_weight = line_weight
+        self._line_raw = self._line_maps(lines)
         self.regret = np.zeros((CLASSES,) + feats.shape[:2], np.float32)
         self.top_model: Gaussians | None = None
         self.top_typical = -20.0
+        #: the face models (classes 1..3) the regrets were last computed with
+        self.models: list[Gaussians] = []
         self.wood_only()
+
+    def _line_maps(self, lines: np.ndarray) -> np.ndarray:
+        idx = np.searchsorted(_LINE_EDGES, lines)
+        on, face = _LLR_LINE[idx], _LLR_FACE[idx]
+        best = np.maximum(on, face)
+        return np.stack([np.zeros_like(on), (face - best), (on - best)]) * self.line_weight
 
     def wood_only(self) -> None:
         """Before the faces are told apart: one 'wood' model for every face, fitted to what the
@@ -61,17 +67,20 @@ class Evidence:
         wood = Gaussians(self._subsample(self.feats[cand]), k=4)
         ll_t = self.table_ll
         ll_w = wood.logp(self.feats)
+        self.models = [wood, wood, wood]
         self._set(np.stack([ll_t, ll_w, ll_w, ll_w]))
 
     def fit(self, labels: np.ndarray) -> None:
         """Fit one model per face orientation to the pixels ``labels`` gives it."""
         ok = self._not_table()
         lls = [self.table_ll]
+        self.models = []
         for k in range(1, CLASSES):
             sel = (labels == k) & ok
             if sel.sum() < 40:  # too few pixels of this face: share the other faces' model
                 sel = (labels > TABLE) & ok
             model = Gaussians(self._subsample(self.feats[sel]), k=3)
+            self.models.append(model)
             lls.append(model.logp(self.feats))
             if k == TOP:
                 tops = lls[-1][sel]
@@ -85,9 +94,39 @@ class Evidence:
         """Pixels to learn the wood from: judged, and not like the table."""
         return (self.care > 0) & (self.table_ll < self.table.typical - 1.0)
 
+    def refresh(self, feats: np.ndarray, lines: np.ndarray, care: np.ndarray,
+                box: tuple[int, int, int, int] | None = None) -> None:
+        """Judge another frame of the same crop with the models already fitted (the light and
+        the table are those of the frame they were fitted on): a warm reading's evidence.
+        ``box`` (x0, y0, x1, y1): only its pixels changed since; the rest keep their values."""
+        x0, y0, x1, y1 = box if box is not None else (0, 0, feats.shape[1], feats.shape[0])
+        part = (slice(y0, y1), slice(x0, x1))
+        self.feats = feats
+        if x1 <= x0 or y1 <= y0:
+            self.set_care(care)
+            return
+        self.table_ll[part] = self.table.logp(feats[part])
+        self._line_raw[(slice(None),) + part] = self._line_maps(lines[part])
+        lls, seen = [self.table_ll[part]], {}
+        for model in self.models:
+            if id(model) not in seen:
+                seen[id(model)] = model.logp(feats[part])
+            lls.append(seen[id(model)])
+        lls = np.stack(lls)
+        best = np.maximum(lls.max(axis=0), _OUTLIER)
+        self._raw_regret[(slice(None),) + part] = np.clip(lls - best[None], -REGRET_CAP, 0.0)
+        self.set_care(care)
+
+    def set_care(self, care: np.ndarray) -> None:
+        """Judge other pixels (a giant's found or gone), the models and the frame unchanged."""
+        self.care = care.astype(np.float32)
+        self.regret = (self._raw_regret * self.care[None]).astype(np.float32)
+        self._table()
+
     def _set(self, lls: np.ndarray) -> None:
         best = np.maximum(lls.max(axis=0), _OUTLIER)
-        self.regret = (np.clip(lls - best[None], -REGRET_CAP, 0.0) * self.care[None]).astype(np.float32)
+        self._raw_regret = np.clip(lls - best[None], -REGRET_CAP, 0.0)
+        self.regret = (self._raw_regret * self.care[None]).astype(np.float32)
         self._table()
 
     @staticmethod

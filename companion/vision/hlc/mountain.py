@@ -136,7 +136,7 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
     grid = Grid(view, lattice, size, radius=radius, levels=levels)
     if grid.cell_size_px() >= 2 * MIN_CELL_PX:
         # cells this large keep enough detail at half the resolution, which is four times faster
-        grid = Grid(view, lattice, size, radius=radius, levels=levels, scale=0.5)
+        grid = grid.at_scale(0.5)
     crop = grid.crop(image)
     care = care_mask(grid, layout, size)
     table = TableModel(table_samples(image, view, layout, levels))
@@ -164,13 +164,28 @@ def mask_out(reading: MountainReading, mask: np.ndarray,
     found on the cubes: a giant seen standing at a level is seen held up there, so where the
     second reading lowers a giant's square (its pixels, now left out, were much of what showed
     the cube under it) the first reading's heights around that square are kept."""
+    refine_masked(reading, mask, standing)
+    return finish(reading)
+
+
+def refine_masked(reading: MountainReading, mask: np.ndarray,
+                  standing: list[tuple[tuple[int, int], int]] = (), *,
+                  base_care: np.ndarray | None = None, only=None,
+                  positions: list[tuple[int, int]] | None = None) -> None:
+    """The search of :func:`mask_out`, before the heights are settled into cubes. A cold
+    reading refits the face models without the masked pixels; a warm one (``base_care``: the
+    crop pixels judged before any giant was left out) keeps the models and tries only the
+    changes ``only`` accepts at ``positions`` (:meth:`.search.Search.run`)."""
     g, search = reading.grid, reading.search
     before = dict(search.heights)
     ev = search.evidence
-    ev.care *= (g.crop(mask) == 0)
-    ev.fit(search.labels)
+    if base_care is None:
+        ev.care *= (g.crop(mask) == 0)
+        ev.fit(search.labels)
+    else:
+        ev.set_care(base_care * (g.crop(mask) == 0))
     search.redraw()
-    search.run(near=2, span=2)
+    search.run(near=2, span=2, only=only, positions=positions)
     restore: dict[tuple[int, int], int] = {}
     for (i, j), level in standing:
         if level <= 0 or search.heights.get((i, j), 0) >= level:
@@ -182,7 +197,6 @@ def mask_out(reading: MountainReading, mask: np.ndarray,
                     restore[c] = before.get(c, 0)
     if restore:
         search.apply(tuple(sorted(restore.items())))
-    return finish(reading)
 
 
 def finish(reading: MountainReading) -> MountainReading:

@@ -14,6 +14,12 @@
    (:class:`companion.vision.cards.CardLibrary`).
 
 The observation is counted on the normalised lattice (``docs/observation.md``).
+
+The reader keeps the last still moment it read well: a frame of the same camera (its markers'
+picture unchanged, or the same pose found again) is then read *warm* (:mod:`.warm`): the
+lattice, the table and the face models are kept, the heights searched again only where the
+picture changed, the card read again only when its zone changed. Anything doubtful reads the
+frame cold, from itself alone; ``warm=False`` reads every frame cold.
 """
 
 from __future__ import annotations
@@ -33,7 +39,11 @@ from companion.vision.colours import ColourModel, estimate_white
 from companion.vision.frames import Frame
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
-from companion.vision.hlc.mountain import MountainReading, mask_out, read_mountain
+from companion.vision.hlc import warm as warm_read
+from companion.vision.hlc.mountain import (MountainReading, care_mask, finish, mask_out, read_mountain,
+                                           refine_masked)
+from companion.vision.hlc.structure import heights_of, tile
+from companion.vision.hlc.warm import WarmState
 
 GAME = "haut-les-cubes"
 
@@ -104,7 +114,7 @@ class HlcReader:
 
     def __init__(self, *, camera: CameraModel | None = None, pose: TablePose | None = None,
                  table_layout: Any = None, colours: ColourModel | None = None, cards: Any = None,
-                 layout: Layout = DEFAULT_LAYOUT, levels: int = 7):
+                 layout: Layout = DEFAULT_LAYOUT, levels: int = 7, warm: bool = True):
         self.camera, self.pose, self.table_layout = camera, pose, table_layout
         self.colours = colours or default_model()
         self.cards = cards
@@ -114,6 +124,9 @@ class HlcReader:
         self.last = Diagnostics()
         #: the lattice angle of the last frame read with a clear lattice (tried again first)
         self.last_angle: float | None = None
+        #: read a frame of an unchanged camera from the last still moment read (:mod:`.warm`)
+        self.warm = warm
+        self._warm: WarmState | None = None
 
     # ------------------------------------------------------------------------ the table
     def locate(self, image: np.ndarray) -> View | None:
@@ -134,6 +147,10 @@ class HlcReader:
             return View(cam, self.pose)
         return None
 
+    def forget(self) -> None:
+        """Read the next frame cold (the table was moved, the game restarted)."""
+        self._warm = None
+
     # ------------------------------------------------------------------------ reading
     def read(self, frame: Frame | np.ndarray, view: View | None = None) -> Observation | None:
         """The observation of one frame; None when the table cannot be seen in it."""
@@ -145,42 +162,57 @@ class HlcReader:
         self.last = Diagnostics()
         timings = self.last.timings
         t0 = time.perf_counter()
-        if view is None:
+        blocks = warm_read.block_picture(image) if self.warm else None
+        changed = None
+        state = self._warm
+        located = view is not None
+        if state is not None and blocks is not None and state.blocks.shape == blocks.shape \
+                and (view is None or view is state.view):
+            changed = warm_read.changed_blocks(state.blocks, blocks)
+            if view is None and not changed[state.marker_blocks].any():
+                view, located = state.view, True  # the markers' picture is unchanged: so is the pose
+        if not located:
             view = self.locate(image)
             timings["locate_ms"] = (time.perf_counter() - t0) * 1000
             if view is None:
                 return None
+            if state is not None and changed is not None \
+                    and warm_read.same_pose(view, state.view, self.layout.play_area):
+                # something crossed a marker, and the markers give the same pose again
+                view = state.view
         self.last.view = view
         if float(image.mean()) < 8.0 or float(image.mean()) > 250.0:
             self.last.message = "the frame is black or washed out"
             return None
-        obs = self.read_view(image, view, index=index, t=t)
+        obs = self.read_view(image, view, index=index, t=t, changed=changed, blocks=blocks)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         return obs
 
     def read_view(self, image: np.ndarray, view: View, *, index: int | None = None,
-                  t: float | None = None) -> Observation:
-        """Read a frame whose view is known (the detection itself, timed by the benchmarks)."""
+                  t: float | None = None, changed: np.ndarray | None = None,
+                  blocks: np.ndarray | None = None) -> Observation:
+        """Read a frame whose view is known (the detection itself, timed by the benchmarks).
+        ``changed``: the blocks that changed since the last still moment read, when the camera
+        has not moved since: the frame is then read warm (:mod:`.warm`) when it can be."""
         timings = self.last.timings
         t1 = time.perf_counter()
         lay = self.layout
+        state, self._warm = self._warm, None  # a reading that goes wrong leaves no state behind
+        if state is None or changed is None or state.view is not view:
+            state = None
         white = paper_white(image, view, lay)
-        mountain = read_mountain(image, view, lay, levels=self.levels, hint_deg=self.last_angle)
-        ev = mountain.search.evidence
-        table = ev.table
-        wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
-        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white,
-                             table, wood)
-        if giants:
-            mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
-                                [(g.cell, g.level) for g in giants])
-            wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
-            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
-                                 white, table, wood)
+        found = self._warm_mountain(image, view, state, changed, white) if state is not None else None
+        if found is None:
+            mountain, giants = self._cold_mountain(image, view, white)
+        else:
+            mountain, giants = found
         self.last.mountain, self.last.giants = mountain, giants
         timings["mountain_ms"] = (time.perf_counter() - t1) * 1000
         hidden = self._mountain_mask(image.shape, mountain)
-        shadow = hands.estimate_shadows(image, view, self._columns(mountain), hidden)
+        # the room's light found at the last still moment: its direction and the neighbouring
+        # ones are tried (a warm reading), else every direction
+        lights = warm_read.nearby_lights(state.light) if found is not None and state is not None else None
+        shadow, light = hands.find_shadow(image, view, self._columns(mountain), hidden, lights=lights)
         check = self.hand_detector.check(image, view, hidden, shadow)
         if not check.hand:
             check = hands.area_check(image, view, lay, hidden, shadow)
@@ -197,10 +229,99 @@ class HlcReader:
                   for i, j, k in sorted(mountain.cubes, key=lambda c: (c[2], c[1], c[0]))]
         pieces += [Piece(kind="giant", cell=g.cell, level=g.level, conf=g.conf, attrs={"colour": g.colour})
                    for g in giants]
-        card = self._card(image, view)
+        if state is not None and found is not None and not changed[state.card_blocks].any():
+            card, self.last.card = state.card, state.card_match  # the card zone is as it was
+        else:
+            card = self._card(image, view)
         if card is not None:
             pieces.append(card)
+        if self.warm and mountain.cubes:
+            self._keep(image, view, mountain, giants, card, blocks, light)
         return Observation(GAME, tuple(pieces), frame=index, t=t, board=board)
+
+    def _cold_mountain(self, image: np.ndarray, view: View, white: Any
+                       ) -> tuple[MountainReading, list[GiantReading]]:
+        """The mountain and the giants read from this frame alone."""
+        lay = self.layout
+        mountain = read_mountain(image, view, lay, levels=self.levels, hint_deg=self.last_angle)
+        ev = mountain.search.evidence
+        table = ev.table
+        wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white,
+                             table, wood)
+        if giants:
+            mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
+                                [(g.cell, g.level) for g in giants])
+            wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
+                                 white, table, wood)
+        return mountain, giants
+
+    def _warm_mountain(self, image: np.ndarray, view: View, state: WarmState, changed: np.ndarray,
+                       white: Any) -> tuple[MountainReading, list[GiantReading]] | None:
+        """The mountain and the giants read from the last still moment and what changed since;
+        None when the frame must be read cold (the reason in ``last.message``)."""
+        lay = self.layout
+        mountain = state.mountain
+        g = mountain.grid
+        # only the pixels the mountain's evidence judges count (the card zone's changes do not)
+        judged = state.base_care > 0
+        share = float((warm_read.to_crop(changed, g, image.shape, margin=0) & judged).mean())
+        if share > warm_read.MAX_CHANGED_SHARE:
+            self.last.message = f"cold: {share:.0%} of the mountain's area changed"
+            return None
+        touched = warm_read.Touched(warm_read.to_crop(changed, g, image.shape) & judged)
+        warm_read.rerun(mountain, image, state.base_care, touched, self.levels)
+        ev = mountain.search.evidence
+        table = ev.table
+        wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+        heights = heights_of(tile(mountain.search.heights)[0])
+        giants = find_giants(image, view, mountain.lattice, heights, lay, self.colours, white, table, wood)
+        first = (heights, giants)
+        mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
+        moved = (g.crop(mask) > 0) != state.giant_mask
+        if giants or state.giant_mask.any():
+            # the giants' pixels left out again, and the towers where a giant came or went tried
+            only = warm_read.Touched(touched.mask | moved) if moved.any() else touched
+            positions = warm_read.touched_positions(g, mountain.search.tower_positions(), only, self.levels)
+            refine_masked(mountain, mask, [(gr.cell, gr.level) for gr in giants],
+                          base_care=state.base_care, only=only, positions=positions)
+        if warm_read.unsettled(mountain):
+            self.last.message = "cold: the warm height map is no pile of cubes"
+            return None
+        finish(mountain)
+        why = warm_read.doubtful(mountain, state.cubes)
+        if why:
+            self.last.message = f"cold: {why}"
+            return None
+        if mountain.heights != first[0]:
+            # the giants stand on the squares the heights make (the models, and so the giants
+            # found on the same heights, are those of the first look)
+            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
+                                 white, table, wood)
+        self.last.message = "warm"
+        return mountain, giants
+
+    def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],
+              card: Piece | None, blocks: np.ndarray | None, light: int | None) -> None:
+        """Remember this still moment for the next frame's warm reading."""
+        from calibration.boards import TableLayout
+
+        if blocks is None:
+            blocks = warm_read.block_picture(image)
+        g = mountain.grid
+        size = (image.shape[1], image.shape[0])
+        mask = giant_mask(image.shape, view, mountain.lattice, giants, self.layout) if giants \
+            else np.zeros(image.shape[:2], np.uint8)
+        layout = self.table_layout or TableLayout.rectangle(*self.layout.play_area)
+        markers = [np.asarray(layout.marker(i).corners(), float) for i in layout.ids]
+        card_zone = [np.column_stack([self.layout.card_zone_corners(), np.zeros(4)])]
+        self._warm = WarmState(
+            blocks=blocks, view=view, mountain=mountain,
+            base_care=care_mask(g, self.layout, size), giant_mask=g.crop(mask) > 0,
+            cubes=frozenset(mountain.cubes), card=card, card_match=self.last.card,
+            card_blocks=warm_read.polygon_blocks(blocks.shape, view, card_zone),
+            marker_blocks=warm_read.polygon_blocks(blocks.shape, view, markers), light=light)
 
     def learn_hand_free(self, image: np.ndarray, view: View) -> None:
         """Remember this frame's band as bare table (call it with a frame known to have no hand)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from typing import Callable
 
 import numpy as np
 
@@ -101,27 +102,45 @@ class Search:
 
     # ------------------------------------------------------------------------ the search
     def run(self, *, min_gain: float = 1.0, max_steps: int = 400, near: int | None = None,
-            span: int | None = None) -> int:
+            span: int | None = None, positions: list[Cell] | None = None,
+            only: Callable[[tuple[int, int, int, int]], bool] | None = None,
+            placed: bool = False) -> int:
         """Best-first improvement of the towers until no change gains ``min_gain``; returns the
         number of changes made. ``near``: only start with changes within that many cells of the
         towers standing (a refinement after the evidence changed); ``span``: only try heights
         within that many levels of a tower's current one (a refinement once the heights are
-        nearly right: each tried height costs a drawing of its column)."""
+        nearly right: each tried height costs a drawing of its column); ``positions``: only
+        these towers are tried; ``only``: only changes whose drawing box it accepts are tried
+        (a warm reading: the changes the frame's changed pixels can show); ``placed``: with
+        ``span``, also try a cube laid on what stands under a tower's square now, and taking
+        the tower away (what a move does between two still moments)."""
         counter = itertools.count()
         heap: list = []
         applied: list[tuple[int, tuple[int, int, int, int]]] = []
         clock = 0
-        positions = self.tower_positions()
+        if positions is None:
+            positions = self.tower_positions()
 
-        def heights_to_try(cur: int) -> range:
+        def heights_to_try(pos: Cell, cur: int) -> range | list[int]:
             if span is None:
                 return range(self.levels + 1)
-            return range(max(0, cur - span), min(self.levels, cur + span) + 1)
+            near_cur = range(max(0, cur - span), min(self.levels, cur + span) + 1)
+            if not placed:
+                return near_cur
+            i, j = pos
+            under = max(self.heights.get(c, 0) for c in ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)))
+            return sorted(set(near_cur) | {0} | ({under + 1} if under < self.levels else set()))
 
         def push(pos: Cell, h: int) -> None:
             mv = self.tower_move(pos, h)
             if not mv:
                 return
+            if only is not None:
+                new = dict(self.heights)
+                new.update(mv)
+                where = self.raster.column_box(self.heights, [c for c, _ in mv], new)
+                if where is None or not only(where):
+                    return
             gn, box = self.gain(mv)
             if gn > min_gain:
                 heapq.heappush(heap, (-gn, next(counter), clock, pos, h, box))
@@ -129,7 +148,7 @@ class Search:
         if near is None:
             for pos in positions:
                 cur = self.towers.get(pos, 0)
-                for h in heights_to_try(cur):
+                for h in heights_to_try(pos, cur):
                     if h != cur:
                         push(pos, h)
         else:
@@ -138,7 +157,7 @@ class Search:
                 cur = self.towers.get(pos, 0)
                 if cur == 0 and not any(abs(pos[0] - a) <= near and abs(pos[1] - b) <= near for a, b in standing):
                     continue
-                for h in heights_to_try(cur):
+                for h in heights_to_try(pos, cur):
                     if h != cur:
                         push(pos, h)
         steps = 0
@@ -161,7 +180,7 @@ class Search:
             steps += 1
             if changed is not None:
                 applied.append((clock, changed))
-            for h2 in heights_to_try(self.towers.get(pos, 0)):
+            for h2 in heights_to_try(pos, self.towers.get(pos, 0)):
                 if h2 != self.towers.get(pos, 0):
                     push(pos, h2)
         return steps

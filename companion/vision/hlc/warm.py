@@ -1,0 +1,193 @@
+"""A warm reading: the next still moment of the same table, read from the last one.
+
+Between two still moments a player places a cube, moves a giant or lays a card; the rest of the
+table is as it was. When the camera has not moved (the markers' picture is unchanged, or the
+markers give the same pose again), the last reading's lattice, grid, table and face models hold,
+and only the changes the frame's changed pixels can show need to be tried again:
+
+1. The frame and the last one read are compared block by block (8×8 pixels, averaged: the
+   sensor's noise averages away, a moved piece or its shadow changes a block by far more).
+2. The last reading's evidence is recomputed for the new frame with the models already fitted,
+   and the height search is run again from the last height map, trying only the tower changes
+   whose drawing reaches a changed block (a new cube, what it now hides, the shadow it casts).
+3. The giants, the arm check and the card (when its zone changed) are read as in a cold read.
+
+Anything doubtful makes the reader read the frame cold instead (:func:`doubtful`): a change
+over a large part of the mountain's area, a height map that is no pile of cubes, more than
+:data:`MAX_CUBE_CHANGES` cubes changed at once, or a new cube found with little confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.vision import hands
+from companion.vision.camera import View
+from companion.vision.hlc.appearance import features
+from companion.vision.hlc.evidence import line_strength
+from companion.vision.hlc.geometry import Grid
+from companion.vision.hlc.mountain import MountainReading
+from companion.vision.hlc.structure import Cube, cells_of, tile
+
+#: the side of a comparison block, pixels of the frame
+BLOCK = 8
+#: a block whose mean grey level moved by more than this has changed
+STILL_LEVEL = 6.0
+#: a change over more than this share of the mountain's area is read cold (an arm, a bumped
+#: mountain, the light changed)
+MAX_CHANGED_SHARE = 0.25
+#: a warm reading that changes more cubes than this at once is read cold (one move places one
+#: cube; putting an illegal one right removes it)
+MAX_CUBE_CHANGES = 2
+#: a new cube the warm reading is less sure of than this is left to a cold read
+SURE = 0.5
+#: two poses that put the play area's corners (on the table and 10 cm up) within this many
+#: pixels of each other are the same pose
+SAME_POSE_PX = 0.5
+
+
+def block_picture(image: np.ndarray) -> np.ndarray:
+    """The frame's grey levels averaged over :data:`BLOCK`-pixel blocks (float32)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    return cv2.resize(grey, (w // BLOCK, h // BLOCK), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def changed_blocks(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Which blocks changed between two block pictures (bool)."""
+    return np.abs(after - before) > STILL_LEVEL
+
+
+def polygon_blocks(shape: tuple[int, int], view: View, polygons: list[np.ndarray]) -> np.ndarray:
+    """The blocks (bool, block grid of ``shape``) that table polygons (N×3 mm) cover."""
+    out = np.zeros(shape, np.uint8)
+    for poly in polygons:
+        px = view.project(poly)
+        if np.all(np.isfinite(px)):
+            cv2.fillConvexPoly(out, np.round(px / BLOCK).astype(np.int32), 1)
+    return cv2.dilate(out, np.ones((3, 3), np.uint8)) > 0
+
+
+def same_pose(a: View, b: View, play_area: tuple[float, float]) -> bool:
+    """Whether two views put the play area's corners (table and 10 cm up) at the same pixels."""
+    if tuple(a.camera.size) != tuple(b.camera.size):
+        return False
+    w, d = play_area
+    pts = np.array([[x, y, z] for x in (0.0, w) for y in (0.0, d) for z in (0.0, 100.0)])
+    pa, pb = a.project(pts), b.project(pts)
+    return bool(np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))
+                and float(np.abs(pa - pb).max()) < SAME_POSE_PX)
+
+
+def to_crop(blocks: np.ndarray, grid: Grid, image_shape: tuple[int, ...], margin: int = 1) -> np.ndarray:
+    """A block mask as a mask of the grid's (scaled) crop, grown by ``margin`` blocks (the
+    features' blur and the line filter reach a few pixels past a change)."""
+    h, w = image_shape[:2]
+    grown = cv2.dilate(blocks.astype(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
+    full = np.zeros((h, w), np.uint8)
+    up = np.repeat(np.repeat(grown, BLOCK, axis=0), BLOCK, axis=1)
+    full[:up.shape[0], :up.shape[1]] = up
+    x0, y0 = grid.off.astype(int)
+    hh, ww = grid.full_shape
+    part = full[y0:y0 + hh, x0:x0 + ww]
+    if grid.scale != 1.0:
+        part = cv2.resize(part, (grid.shape[1], grid.shape[0]), interpolation=cv2.INTER_AREA)
+    return part > 0
+
+
+class Touched:
+    """Whether a crop box holds any changed pixel (an integral image: two lookups a box)."""
+
+    def __init__(self, mask: np.ndarray):
+        self.mask = mask.astype(bool)
+        self.sums = cv2.integral(self.mask.astype(np.uint8))
+
+    def __call__(self, box: tuple[int, int, int, int]) -> bool:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        s = self.sums
+        h, w = s.shape[0] - 1, s.shape[1] - 1
+        x0, x1 = min(max(x0, 0), w), min(max(x1, 0), w)
+        y0, y1 = min(max(y0, 0), h), min(max(y1, 0), h)
+        if x1 <= x0 or y1 <= y0:
+            return False
+        return bool(s[y1, x1] - s[y0, x1] - s[y1, x0] + s[y0, x0] > 0)
+
+
+def touched_positions(grid: Grid, positions: list[tuple[int, int]], touched: Touched, levels: int
+                      ) -> list[tuple[int, int]]:
+    """The tower positions whose column, at any height, reaches a changed pixel."""
+    out = []
+    for i, j in positions:
+        boxes = [grid.box(c, levels) for c in cells_of(i, j) if c in grid.cellset]
+        if not boxes:
+            continue
+        b = (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes) + 2,
+             max(x[3] for x in boxes) + 2)
+        if touched(b):
+            out.append((i, j))
+    return out
+
+
+@dataclass
+class WarmState:
+    """What a warm reading starts from: the last still moment read well."""
+
+    blocks: np.ndarray  #: the block picture of the frame read
+    view: View
+    mountain: MountainReading
+    base_care: np.ndarray  #: the crop pixels judged, before the giants are left out
+    giant_mask: np.ndarray  #: the crop pixels the giants found covered (bool)
+    cubes: frozenset[Cube]
+    card: Any  #: the card piece read (None: no card) and the match behind it
+    card_match: Any
+    card_blocks: np.ndarray  #: the blocks of the played-card zone
+    marker_blocks: np.ndarray  #: the blocks of the markers
+    light: int | None  #: the light direction the mountain's shadow was found with (hands.SHADOW_LIGHTS)
+
+
+def nearby_lights(light: int | None) -> list[int] | None:
+    """The shadow search's light directions next to ``light`` (one step of elevation and of
+    azimuth either way; None: every direction, when no shadow was found last time)."""
+    if light is None:
+        return None
+    azimuths = 24  # hands.SHADOW_LIGHTS: elevation by elevation, 24 azimuths each
+    elevations = len(hands.SHADOW_LIGHTS) // azimuths
+    e, a = divmod(light, azimuths)
+    return sorted({ee * azimuths + (a + da) % azimuths for ee in (e - 1, e, e + 1) if 0 <= ee < elevations
+                   for da in (-1, 0, 1)})
+
+
+def unsettled(mountain: MountainReading) -> bool:
+    """Whether the searched height map is no pile of cubes (a cold reading settles it)."""
+    return bool(tile(mountain.search.heights)[1])
+
+
+def rerun(mountain: MountainReading, image: np.ndarray, base_care: np.ndarray, touched: Touched,
+          levels: int) -> None:
+    """The warm reading's height search: the evidence of the new frame with the last models,
+    the search run again from the last height map where the frame changed."""
+    g, search = mountain.grid, mountain.search
+    crop = g.crop(image)
+    ys, xs = np.nonzero(touched.mask)
+    box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1) if len(xs) else (0, 0, 0, 0)
+    search.evidence.refresh(features(crop), line_strength(crop), base_care, box)
+    search.redraw()
+    positions = touched_positions(g, search.tower_positions(), touched, levels)
+    if positions:
+        search.run(positions=positions, only=touched, span=2, placed=True)
+
+
+def doubtful(mountain: MountainReading, before: frozenset[Cube]) -> str:
+    """Why a warm reading's mountain (settled into cubes) should be read cold instead ('' when
+    it need not)."""
+    now = set(mountain.cubes)
+    if len(now ^ before) > MAX_CUBE_CHANGES:
+        return f"{len(now ^ before)} cubes changed at once"
+    unsure = [c for c in now - before if mountain.conf.get(c, 0.0) < SURE]
+    if unsure:
+        return f"new cube {unsure[0]} unsure"
+    return ""
