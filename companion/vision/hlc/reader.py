@@ -271,7 +271,9 @@ class HlcReader:
             self.last.message = f"cold: {share:.0%} of the mountain's area changed"
             return None
         touched = warm_read.Touched(warm_read.to_crop(changed, g, image.shape) & judged)
-        warm_read.rerun(mountain, image, state.base_care, touched, self.levels)
+        # the giants found last time stay left out where the picture did not change
+        kept = state.giant_mask & ~touched.mask
+        warm_read.rerun(mountain, image, state.base_care * ~kept, touched, self.levels)
         ev = mountain.search.evidence
         table = ev.table
         wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
@@ -279,10 +281,11 @@ class HlcReader:
         giants = find_giants(image, view, mountain.lattice, heights, lay, self.colours, white, table, wood)
         first = (heights, giants)
         mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
-        moved = (g.crop(mask) > 0) != state.giant_mask
-        if giants or state.giant_mask.any():
-            # the giants' pixels left out again, and the towers where a giant came or went tried
-            only = warm_read.Touched(touched.mask | moved) if moved.any() else touched
+        moved = (g.crop(mask) > 0) != kept
+        if moved.any():
+            # the giants found now left out, and the towers where a giant came or went, or
+            # stands in the changed picture, tried again
+            only = warm_read.Touched(touched.mask | moved)
             positions = warm_read.touched_positions(g, mountain.search.tower_positions(), only, self.levels)
             refine_masked(mountain, mask, [(gr.cell, gr.level) for gr in giants],
                           base_care=state.base_care, only=only, positions=positions)
