@@ -2,10 +2,24 @@
 
 Once the heights are known, every square a giant could stand on is known too: the top of every
 column, and the table cells touching a cube. For each, the pixels where a pawn standing there
-would show (its axis from foot to head, its head) are read and their colours named by the
-colour model, white-referenced on the markers' paper. A square where one giant colour clearly
-dominates holds a giant of that colour; each colour is one player's giant, so the best square
-for each colour wins.
+would show (points inside it from foot to head, its head) are read and their colours named by
+the colour model, white-referenced on the markers' paper. Only the points the camera can see
+past the mountain count: a pawn is judged by the part of it that shows.
+
+A pawn's side turned from the light shows its paint darker, not another colour: the same
+reflectance times a smaller share of the light. In L*a*b* that is ``L* + 16`` and ``(a*, b*)``
+shrinking together (the cube root of a scaled tristimulus), so each chromatic colour of the model
+(and the cubes' wood) is also given in shade (:func:`shaded_model`); a red pawn's dark side is then red, not the brown
+it would otherwise be nearer to, and a yellow one's is not wood.
+
+The confidence of a reading is calibrated on what the camera can see: the share of the pawn's
+visible points that agree with its colour (each point's posterior for it, lowered when the pixel
+is far from every colour), with one point's worth of doubt added, so a pawn judged on a few
+pixels is a little less sure than one seen whole. How much of the pawn is hidden does not lower
+it further: a giant behind a cube whose visible head is all red is a red giant. Among the squares
+showing one colour, the one whose pawn explains the most points wins (agreeing points less
+three times the disagreeing ones): a pawn on a cube and one on the table square behind it can show the same
+pixels, and the one that predicts more of them and contradicts fewer is what stands there.
 """
 
 from __future__ import annotations
@@ -17,22 +31,51 @@ import cv2
 import numpy as np
 
 from companion.vision.camera import View
-from companion.vision.colours import ColourModel
+from companion.vision.colours import ColourModel, lab_features
 from companion.vision.hlc.lattice import Lattice
 from companion.vision.hlc.appearance import _FEATURE_SCALE
 from companion.vision.hlc.layout import GIANT_COLOURS, Layout
 
 #: colours a square may show besides a giant's (the cubes' wood, the table, shade)
 _BACKGROUND = ("wood", "grey", "brown")
-_MIN_SHARE = 0.55
-_MIN_CONF = 0.35
-#: scores this close are a tie
-_TIE = 0.01
+#: a square whose visible points agree with a giant colour less than this holds no giant
+_MIN_CONF = 0.5
+#: fewer visible points than this: too little of the pawn shows to say anything
+_MIN_POINTS = 6
+#: the points' worth of doubt added to a reading (see the module's docstring)
+_DOUBT = 1.0
+#: what a visible point of a pawn that does not show its colour weighs against the pawn, in
+#: points that do: a pawn standing there shows its colour at nearly every visible point, so a
+#: point that does not is strong evidence that it stands elsewhere on the same line of sight
+_CONTRADICTION = 3.0
+#: evidences (points) this close are a tie
+_TIE = 0.5
+#: the shares of the light (in the cube-root scale of L*a*b*: ``(L*+16)`` and ``(a*, b*)``
+#: multiplied by it) a pawn's side may get: half-lit to the side in the pawn's own shade (the
+#: renderer's and a real pawn's dark side come out near 0.55–0.6 of the lit colour)
+SHADES = (0.8, 0.6)
+#: a colour whose chroma (a*, b*) is below this is neutral (white, black): its deep shade is
+#: another neutral colour of the model
+_NEUTRAL_CHROMA = 12.0
+#: the colours given in shade: the giants' and the cubes' wood (a cube's side in shade is not a
+#: yellow pawn's); the brown of the background is already dark, and in shade it would be black
+_SHADED_COLOURS = tuple(GIANT_COLOURS) + ("wood",)
+#: colours of the model that are another's shade: white paint turned from the light is grey
+#: (its side comes out near L* 45 against 99 on its top, where the model's grey is); what else
+#: is grey on a giant's square, the table, is told by the table's own model
+SHADE_OF = {"grey": "white"}
+#: Mahalanobis distance from the nearest colour beyond which a pixel starts to count as none of
+#: them (as :meth:`ColourModel.classify` counts it)
+OUTLIER_START = 3.0
 #: the giant colour a cube's pale top can be named under a cool or bright light (a yellow pawn
 #: is told from the wood by its colour model; testing it against the wood would lose it)
 _PALE = ("white",)
 #: how far from the mountain (cells) a giant on the table is looked for
 REACH = 3
+#: how far (mm) over a column's edge a pawn's point must be to count as seen past it: a point
+#: just over the edge shows the cube's edge as often as the pawn (the blur, the lattice read a
+#: millimetre or two off), and would hold against the pawn what it does not show
+_CLEARANCE = 2.5
 #: a table square whose pawn pixels the table model explains this often holds no giant
 _MAX_TABLE_SHARE = 0.5
 #: log-density below the table's typical one still counted as table (the table model is fitted
@@ -50,6 +93,66 @@ class GiantReading:
 
 def default_model() -> ColourModel:
     return ColourModel.default(tuple(GIANT_COLOURS) + _BACKGROUND)
+
+
+@dataclass(frozen=True)
+class ShadedModel:
+    """A colour model's colours, each chromatic one also in shade (:data:`SHADES`): variant
+    ``k`` has mean ``mu[k]``, inverse covariance ``inv[k]`` and is a shade of colour
+    ``base[k]`` of ``names``."""
+
+    names: tuple[str, ...]
+    white: tuple[float, float, float]
+    mu: np.ndarray
+    inv: np.ndarray
+    logdet: np.ndarray
+    base: np.ndarray
+
+
+_SHADED: dict[int, tuple[ColourModel, ShadedModel]] = {}
+
+
+def shaded_model(model: ColourModel) -> ShadedModel:
+    """``model`` with its chromatic colours also in shade (see the module's docstring); made
+    once per model."""
+    hit = _SHADED.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    means, covs, base = [], [], []
+    for k, (name, mu, cov) in enumerate(zip(model.names, model.means, model.covs)):
+        of = SHADE_OF.get(name)
+        means.append(mu), covs.append(cov)
+        base.append(model.names.index(of) if of in model.names else k)
+        if name not in _SHADED_COLOURS:
+            continue
+        # a neutral colour's shade is a darker neutral: only the half-lit one, between the lit
+        # colour and the darker neutrals of the model (white's deep shade is the model's grey)
+        neutral = math.hypot(mu[1], mu[2]) < _NEUTRAL_CHROMA
+        for f in SHADES[:1] if neutral else SHADES:
+            means.append(((mu[0] + 16.0) * f - 16.0, mu[1] * f, mu[2] * f))
+            covs.append(cov)
+            base.append(k)
+    c = np.asarray(covs, np.float64)
+    shaded = ShadedModel(model.names, model.white, np.asarray(means, np.float64), np.linalg.inv(c),
+                         np.linalg.slogdet(c)[1], np.array(base))
+    _SHADED[id(model)] = (model, shaded)
+    return shaded
+
+
+def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> np.ndarray:
+    """How much each of N×3 BGR pixels agrees with each colour of the model (N×colours): the
+    colour's posterior, lit or in any shade (its variants' posteriors summed), lowered as
+    :meth:`ColourModel.classify` lowers it for a pixel far from every colour."""
+    feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
+    diff = feats[:, None, :] - shaded.mu[None, :, :]
+    d2 = np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff)
+    loglik = -0.5 * d2 - 0.5 * shaded.logdet[None, :]
+    loglik -= loglik.max(axis=1, keepdims=True)
+    post = np.exp(loglik)
+    post /= post.sum(axis=1, keepdims=True)
+    out = post @ np.eye(len(shaded.names))[shaded.base]
+    far = np.clip(np.sqrt(d2.min(axis=1)) - OUTLIER_START, 0.0, None)
+    return out * np.exp(-0.5 * far * far)[:, None]
 
 
 def squares(heights: dict[tuple[int, int], int], reach: int = REACH) -> list[tuple[tuple[int, int], int]]:
@@ -70,16 +173,24 @@ def squares(heights: dict[tuple[int, int], int], reach: int = REACH) -> list[tup
     return out
 
 
+#: heights (shares of the pawn's) of the points on its axis, and of the rings round it
+_AXIS = (0.2, 0.32, 0.44, 0.56, 0.68, 0.8, 0.92, 1.0)
+_RINGS = (0.35, 0.65, 0.85, 1.0)
+
+
 def _pawn_points(lattice: Lattice, cell: tuple[int, int], level: int, layout: Layout) -> np.ndarray:
-    """Table points on a pawn standing on ``cell``: its axis and a ring inside its head."""
+    """Table points inside a pawn standing on ``cell`` (its axis, and rings half-way to its
+    side at four heights, the top one in its head): every one projects onto the pawn's own
+    image, and where the mountain hides part of the pawn, enough of them are left to judge the
+    part that shows."""
     centre = lattice.cell_centre(cell)
     z0 = level * layout.cube
     hgt = layout.giant_height
     r = layout.giant_diameter / 2 * 0.55
-    pts = [[centre[0], centre[1], z0 + f * hgt] for f in (0.25, 0.45, 0.65, 0.85, 1.0)]
-    for a in np.linspace(0, 2 * math.pi, 6, endpoint=False):
-        pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + hgt])
-        pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + 0.5 * hgt])
+    pts = [[centre[0], centre[1], z0 + f * hgt] for f in _AXIS]
+    for f in _RINGS:
+        for a in np.linspace(0, 2 * math.pi, 8, endpoint=False):
+            pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + f * hgt])
     return np.array(pts)
 
 
@@ -117,10 +228,12 @@ def _off_limits(point, layout: Layout) -> bool:
 
 
 def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
-              heights: dict[tuple[int, int], int], cube: float, steps: int = 24) -> np.ndarray:
+              heights: dict[tuple[int, int], int], cube: float, steps: int = 24,
+              clearance: float = 0.0) -> np.ndarray:
     """Which table points (N×3, mm) the camera sees past the mountain read: the ray from each
-    point to the camera must pass over every column it crosses (a pawn behind a column is not
-    seen, and the pixels where it would be show whatever stands in front)."""
+    point to the camera must pass over every column it crosses, ``clearance`` mm above its top
+    (a pawn behind a column is not seen, and the pixels where it would be show whatever stands
+    in front)."""
     if not heights:
         return np.ones(len(points), bool)
     keys = np.array(list(heights), dtype=int)
@@ -140,7 +253,7 @@ def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
     inside = (ci >= 0) & (ci < grid.shape[0]) & (cj >= 0) & (cj < grid.shape[1])
     under = np.zeros(len(cells), np.float64)
     under[inside] = grid[ci[inside], cj[inside]]
-    blocked = (q[..., 2].reshape(-1) < under - 1.0).reshape(len(points), steps)
+    blocked = (q[..., 2].reshape(-1) < under + clearance).reshape(len(points), steps)
     return ~blocked.any(axis=1)
 
 
@@ -159,44 +272,94 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         return []
     blurred = cv2.GaussianBlur(image, (0, 0), 0.7)
     h, w = image.shape[:2]
-    names = model.names
-    best: dict[str, GiantReading] = {}
+    shaded = shaded_model(model)
     pts_all = np.concatenate([_pawn_points(lattice, c, lvl, layout) for c, lvl in cands])
     px_all = view.project(pts_all).reshape(len(cands), -1, 2)
-    seen_all = _unhidden(pts_all, view.pose.camera_position, lattice, heights,
-                         layout.cube).reshape(len(cands), -1)
-    for (cell, level), px, seen in zip(cands, px_all, seen_all):
-        ok = (px[:, 0] >= 0) & (px[:, 0] < w - 1) & (px[:, 1] >= 0) & (px[:, 1] < h - 1) & seen
-        if ok.sum() < 6:
-            continue
-        q = px[ok].astype(np.float32).reshape(-1, 1, 2)
+    camera = view.pose.camera_position
+    seen_all = _unhidden(pts_all, camera, lattice, heights, layout.cube,
+                         clearance=_CLEARANCE).reshape(len(cands), -1)
+    inside = ((px_all[..., 0] >= 0) & (px_all[..., 0] < w - 1)
+              & (px_all[..., 1] >= 0) & (px_all[..., 1] < h - 1))
+    seen_all &= inside
+
+    def judge(i: int, seen: np.ndarray) -> tuple[float, GiantReading] | None:
+        """The giant square ``i`` holds, judged on the points ``seen``, and its evidence."""
+        (cell, level), px = cands[i], px_all[i]
+        if seen.sum() < _MIN_POINTS:
+            return None
+        q = px[seen].astype(np.float32).reshape(-1, 1, 2)
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
         if table is not None and level == 0 and _bare_table_share(bgr, table) > _MAX_TABLE_SHARE:
-            continue
-        idx, conf = model.classify(bgr, white)
-        votes = np.bincount(idx, weights=conf, minlength=len(names))
+            return None
+        votes = agreement(shaded, bgr, white).sum(axis=0)
         k = int(np.argmax(votes))
-        name = names[k]
+        name = shaded.names[k]
         if name not in GIANT_COLOURS:
-            continue
+            return None
         if (wood is not None and level > 0 and name in _PALE
                 and _bare_wood_share(bgr, wood) > _MAX_TABLE_SHARE):
+            return None
+        n = len(bgr)
+        conf = float(votes[k]) / (n + _DOUBT)
+        if conf < _MIN_CONF:
+            return None
+        # what this square's pawn explains: the points agreeing with it, less those that
+        # contradict it (two squares on one line of sight can show the same pixels; the pawn
+        # that predicts more of them and fewer it does not find is what stands there)
+        evidence = float(votes[k]) - _CONTRADICTION * (n - float(votes[k]))
+        return evidence, GiantReading(name, cell, level, round(conf, 4))
+
+    judged = [judge(i, seen_all[i]) for i in range(len(cands))]
+    found = _best(judged)
+    if found:
+        # the giants found hide what stands behind them too (a pawn behind another shows the
+        # front one's colour low down): the squares they hide part of are judged again on what
+        # is left, each square leaving out only the other giants
+        hidden = _behind_giants(pts_all, camera, lattice, found, layout).reshape(len(cands), len(found), -1)
+        for i, (cell, level) in enumerate(cands):
+            others = [g for g, f in enumerate(found) if (f.cell, f.level) != (cell, level)]
+            cover = hidden[i, others].any(axis=0) & seen_all[i] if others else None
+            if cover is not None and cover.any():
+                judged[i] = judge(i, seen_all[i] & ~cover)
+        found = _best(judged)
+    return sorted(found, key=lambda g: GIANT_COLOURS.index(g.colour))
+
+
+def _best(judged: list[tuple[float, GiantReading] | None]) -> list[GiantReading]:
+    """For each colour, the square whose pawn explains the most (on a tie, the nearer, higher
+    square: what the camera meets first)."""
+    best: dict[str, tuple[float, GiantReading]] = {}
+    for item in judged:
+        if item is None:
             continue
-        share = float(votes[k] / max(votes.sum(), 1e-9))
-        mean_conf = float(conf[idx == k].mean()) if np.any(idx == k) else 0.0
-        if share < _MIN_SHARE or mean_conf < _MIN_CONF:
-            continue
-        # a pawn the mountain would partly hide there is a doubtful reading, in proportion:
-        # the points left show what stands in front of it or on the cube before it, along
-        # the same lines of sight (a giant on a cube reads alike on the table square behind)
-        score = share * mean_conf * float(seen.mean())
-        prev = best.get(name)
-        # two squares on one line of sight can show the same pawn equally: the nearer, higher
-        # one is what the camera meets first (a pawn on the square behind would stand partly
-        # hidden by what holds the nearer one)
-        if prev is None or score > prev.conf + _TIE or (score >= prev.conf - _TIE and level > prev.level):
-            best[name] = GiantReading(name, cell, level, round(score, 4))
-    return sorted(best.values(), key=lambda g: GIANT_COLOURS.index(g.colour))
+        evidence, g = item
+        prev = best.get(g.colour)
+        if prev is None or evidence > prev[0] + _TIE or (evidence >= prev[0] - _TIE
+                                                         and g.level > prev[1].level):
+            best[g.colour] = item
+    return [g for _, g in best.values()]
+
+
+def _behind_giants(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
+                   giants: list[GiantReading], layout: Layout, steps: int = 16) -> np.ndarray:
+    """Which table points (N×3, mm) each giant hides from the camera (N × giants, flattened
+    giant by giant per point): the ray from the point to the camera crosses the giant's pawn
+    (a cylinder of the kit's size on its square)."""
+    r2 = (layout.giant_diameter / 2) ** 2
+    d = camera[None, :] - points
+    out = np.zeros((len(points), len(giants)), bool)
+    t = np.linspace(0.0, 1.0, steps)
+    for g_i, g in enumerate(giants):
+        cx, cy = lattice.cell_centre(g.cell)
+        z0 = g.level * layout.cube
+        z1 = z0 + layout.giant_height
+        # only the stretch of each ray below the pawn's head can cross it
+        reach = np.clip((z1 - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
+        q = points[:, None, :] + (t[None, :, None] * reach[:, None, None]) * d[:, None, :]
+        hit = (((q[..., 0] - cx) ** 2 + (q[..., 1] - cy) ** 2 < r2)
+               & (q[..., 2] >= z0) & (q[..., 2] <= z1))
+        out[:, g_i] = hit[:, 1:].any(axis=1)
+    return out
 
 
 def giant_mask(image_shape: tuple[int, int], view: View, lattice: Lattice, giants: list[GiantReading],
