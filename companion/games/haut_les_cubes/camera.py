@@ -373,10 +373,49 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
         for option in options + ([seen_option] if seen_option not in options else []):
             out.append(Play(active, NENLEVSA, cube=cube, relocate=option))
     out.extend(_giant_moves(state, active, moved))
+    out.extend(_hidden_giant_moves(state, reading, reading.card))
     out.extend(Play(active, card) for card in cards)  # laid without (yet) an action
     out.extend(pile)
     unique: dict[Move, None] = dict.fromkeys(out)
     return list(unique)
+
+
+#: the cards that move giants, with the giant each moves: the player's own, or another's
+GIANT_CARDS = (MOAVEOU, HOPLA, POUSSTOIA, TVAVOARTOA)
+
+
+def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> list[Move]:
+    """The giant moves that would take a giant the camera saw, and now does not, to a square
+    it cannot see: a giant gone from a square in plain view has gone somewhere, and behind the
+    mountain is where the camera would lose it. Only the active player's legal actions are
+    tried, to squares the camera sees too little of to be sure to find a giant there (one such
+    destination settles; several that differ in what matters are a question)."""
+    if reading.eye is None or state.turn is None:
+        return []
+    vanished = {seat for seat, pos in zip(state.players, state.giants)
+                if pos is not None and seat not in reading.giants}
+    if not vanished:
+        return []
+    standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
+    sight = Sight(reading.eye, heights_of(state.cubes), standing)
+    lost = set()
+    for seat in vanished:
+        pos = state.giants[state.players.index(seat)]
+        if sight.share(Sight.giant_points(pos, state.height(pos))) >= SEEN_HIGH:
+            lost.add(seat)
+    if not lost:
+        return []
+    active = state.players[state.turn]
+    out: list[Move] = []
+    for c in [card] if card in GIANT_CARDS else GIANT_CARDS if card is None else ():
+        for move in actions.actions(state, state.turn, c):
+            mover = move.target if move.target is not None else active
+            if mover not in lost or move.to is None:
+                continue
+            pts = Sight.giant_points(move.to, state.height(move.to))
+            if float(sight.seen(pts, giants=True).mean()) < SEEN_HIGH:
+                out.append(move)
+    return out
 
 
 def _giant_moves(state: HlcState, active: str, moved: dict[str, Cell]) -> Iterable[Move]:

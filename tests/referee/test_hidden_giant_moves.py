@@ -1,0 +1,71 @@
+"""A giant the camera saw and now does not has gone somewhere: behind the mountain.
+
+The reading below is a tilted camera's (28°) after step 26 of the five-player sensible game of
+seed 0: yellow's Pousstoïa takes its giant from (-1, 1), in plain view, to (0, 2), right
+behind a three-cube tower, where the camera cannot see it at all. The reader finds every other
+piece; the referee, knowing where the camera stands (``board.camera``), must take the giant
+gone from an open square to the one hidden square a giant card could take it to.
+"""
+
+from __future__ import annotations
+
+import json
+
+from companion.games.haut_les_cubes import HautLesCubes
+from companion.games.haut_les_cubes.scripts import sensible_game
+from companion.observation import Observation
+from companion.referee.decide import decide
+
+GAME = HautLesCubes()
+READING = json.loads("""{"game": "haut-les-cubes", "board": {"lattice": {"origin": [270.35, 191.03],
+ "angle_deg": 6.779, "pitch": 20.0}, "camera": [341.8, -150.0, 659.2]}, "pieces": [
+ {"kind": "cube", "cell": [0, 0], "level": 0, "conf": 1.0},
+ {"kind": "cube", "cell": [0, 0], "level": 1, "conf": 1.0},
+ {"kind": "cube", "cell": [0, 0], "level": 2, "conf": 1.0},
+ {"kind": "giant", "cell": [-1, -1], "level": 0, "colour": "red", "conf": 0.9506},
+ {"kind": "giant", "cell": [1, -1], "level": 0, "colour": "blue", "conf": 0.9667},
+ {"kind": "giant", "cell": [2, 1], "level": 0, "colour": "green", "conf": 0.9669},
+ {"kind": "giant", "cell": [2, 2], "level": 0, "colour": "white", "conf": 0.8241},
+ {"kind": "card", "zone": "played", "card": "pousstoia", "conf": 1.0}]}""")
+
+
+def state_before(step: int):
+    script = sensible_game(("red", "blue", "green", "yellow", "white"), 0)
+    state = GAME.setup(script.players, GAME.options_from_json(dict(script.options)), seed=script.seed)
+    for st in script.steps[:step]:
+        if st.kind != "illegal":
+            state = GAME.apply(state, GAME.move_from_json(st.move))
+    return state, GAME.move_from_json(script.steps[step].move)
+
+
+def observation(*, camera: bool = True, card: str | None = "pousstoia") -> Observation:
+    data = json.loads(json.dumps(READING))
+    if not camera:
+        del data["board"]["camera"]
+    data["pieces"] = [p for p in data["pieces"] if p["kind"] != "card"]
+    if card is not None:
+        data["pieces"].append({"kind": "card", "zone": "played", "card": card, "conf": 1.0})
+    return Observation.from_json(data)
+
+
+def test_a_giant_gone_from_plain_view_to_the_one_hidden_square_is_settled():
+    state, move = state_before(26)
+    assert state.giants[state.players.index("yellow")] == (-1, 1) and move.to == (0, 2)
+    decision = decide(GAME, state, observation())
+    assert decision.kind == "settle" and decision.chosen.candidate.move == move
+    assert decision.chosen.candidate.verdict.legal
+
+
+def test_without_the_camera_a_vanished_giant_is_not_guessed_to_be_anywhere():
+    state, move = state_before(26)
+    decision = decide(GAME, state, observation(camera=False))
+    assert decision.kind != "settle" and move not in [o.candidate.move for o in decision.options]
+
+
+def test_with_the_card_unread_where_the_giant_went_is_asked():
+    state, move = state_before(26)
+    decision = decide(GAME, state, observation(card=None))
+    # several cards could have taken the giant behind the tower (or elsewhere out of sight),
+    # with different verdicts and scores: a person says which
+    assert decision.kind == "ask"
+    assert any(getattr(o.candidate.move, "to", None) == move.to for o in decision.options)
