@@ -10,7 +10,9 @@ A pawn's side turned from the light shows its paint darker, not another colour: 
 reflectance times a smaller share of the light. In L*a*b* that is ``L* + 16`` and ``(a*, b*)``
 shrinking together (the cube root of a scaled tristimulus), so each chromatic colour of the model
 (and the cubes' wood) is also given in shade (:func:`shaded_model`); a red pawn's dark side is then red, not the brown
-it would otherwise be nearer to, and a yellow one's is not wood.
+it would otherwise be nearer to, and a yellow one's is not wood. A side in deep shade (a light
+overhead, little ambient) keeps no hue at all: points darker than :data:`DARK_L` are evidence
+only for or against the dark colour (black), and say nothing about the others.
 
 The confidence of a reading is calibrated on what the camera can see: the share of the pawn's
 visible points that agree with its colour (each point's posterior for it, lowered when the pixel
@@ -64,6 +66,9 @@ _SHADED_COLOURS = tuple(GIANT_COLOURS) + ("wood",)
 #: (its side comes out near L* 45 against 99 on its top, where the model's grey is); what else
 #: is grey on a giant's square, the table, is told by the table's own model
 SHADE_OF = {"grey": "white"}
+#: L* (white-referenced) under which a pixel is too dark to show a hue: only a dark colour's
+#: (black's) evidence (see :func:`colour_votes`)
+DARK_L = 22.0
 #: Mahalanobis distance from the nearest colour beyond which a pixel starts to count as none of
 #: them (as :meth:`ColourModel.classify` counts it)
 OUTLIER_START = 3.0
@@ -103,6 +108,8 @@ class ShadedModel:
 
     names: tuple[str, ...]
     white: tuple[float, float, float]
+    #: the colours (indices into ``names``) whose own lit L* is under :data:`DARK_L`
+    dark: np.ndarray
     mu: np.ndarray
     inv: np.ndarray
     logdet: np.ndarray
@@ -133,16 +140,18 @@ def shaded_model(model: ColourModel) -> ShadedModel:
             covs.append(cov)
             base.append(k)
     c = np.asarray(covs, np.float64)
-    shaded = ShadedModel(model.names, model.white, np.asarray(means, np.float64), np.linalg.inv(c),
+    dark = np.array([k for k, mu in enumerate(model.means) if mu[0] < DARK_L], int)
+    shaded = ShadedModel(model.names, model.white, dark, np.asarray(means, np.float64), np.linalg.inv(c),
                          np.linalg.slogdet(c)[1], np.array(base))
     _SHADED[id(model)] = (model, shaded)
     return shaded
 
 
-def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> np.ndarray:
+def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> tuple[np.ndarray, np.ndarray]:
     """How much each of N×3 BGR pixels agrees with each colour of the model (N×colours): the
     colour's posterior, lit or in any shade (its variants' posteriors summed), lowered as
-    :meth:`ColourModel.classify` lowers it for a pixel far from every colour."""
+    :meth:`ColourModel.classify` lowers it for a pixel far from every colour; and each pixel's
+    L* (white-referenced)."""
     feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
     diff = feats[:, None, :] - shaded.mu[None, :, :]
     d2 = np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff)
@@ -152,7 +161,22 @@ def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> np.ndarray:
     post /= post.sum(axis=1, keepdims=True)
     out = post @ np.eye(len(shaded.names))[shaded.base]
     far = np.clip(np.sqrt(d2.min(axis=1)) - OUTLIER_START, 0.0, None)
-    return out * np.exp(-0.5 * far * far)[:, None]
+    return out * np.exp(-0.5 * far * far)[:, None], feats[:, 0]
+
+
+def colour_votes(shaded: ShadedModel, agree: np.ndarray, lightness: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """For each colour of the model: the agreement of the points it is judged on, summed, and
+    how many those are. A point darker than :data:`DARK_L` is judged only by the dark colours
+    (black): so deep a shade keeps no hue (a red, blue or white pawn's side away from a
+    light overhead comes out near L* 5–17, where black is), and says nothing for or against
+    a colour it cannot show; a dark colour is judged on every point."""
+    light = lightness >= DARK_L
+    votes = agree[light].sum(axis=0)
+    counts = np.full(len(shaded.names), float(light.sum()))
+    votes[shaded.dark] = agree[:, shaded.dark].sum(axis=0)
+    counts[shaded.dark] = len(agree)
+    return votes, counts
 
 
 def squares(heights: dict[tuple[int, int], int], reach: int = REACH) -> list[tuple[tuple[int, int], int]]:
@@ -291,16 +315,18 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
         if table is not None and level == 0 and _bare_table_share(bgr, table) > _MAX_TABLE_SHARE:
             return None
-        votes = agreement(shaded, bgr, white).sum(axis=0)
-        k = int(np.argmax(votes))
+        agree, lightness = agreement(shaded, bgr, white)
+        votes, counts = colour_votes(shaded, agree, lightness)
+        confs = np.where(counts >= _MIN_POINTS, votes / (counts + _DOUBT), 0.0)
+        k = int(np.argmax(confs))
         name = shaded.names[k]
         if name not in GIANT_COLOURS:
             return None
         if (wood is not None and level > 0 and name in _PALE
                 and _bare_wood_share(bgr, wood) > _MAX_TABLE_SHARE):
             return None
-        n = len(bgr)
-        conf = float(votes[k]) / (n + _DOUBT)
+        n = float(counts[k])
+        conf = float(confs[k])
         if conf < _MIN_CONF:
             return None
         # what this square's pawn explains: the points agreeing with it, less those that
