@@ -88,7 +88,8 @@ class Grid:
         #: painter's rank of each cell (0 = farthest from the camera's foot)
         self.rank = {c: n for n, c in enumerate(self.far_to_near)}
         self.sides: dict[Cell, tuple[Side, ...]] = self._all_sides()
-        self._boxes: dict[tuple[Cell, int], tuple[float, float, float, float]] = {}
+        #: the crop box of every column (cell, cubes high), looked up by the search's every try
+        self.boxes = self._all_boxes()
 
     def at_scale(self, scale: float) -> "Grid":
         """The same grid worked on at another ``scale`` (the crop and the cells are the same;
@@ -100,7 +101,7 @@ class Grid:
         hh, ww = self.full_shape
         other.shape = (int(round(hh * scale)), int(round(ww * scale)))
         other.proj = (self._proj_full - self.off) * scale
-        other._boxes = {}
+        other.boxes = other._all_boxes()
         return other
 
     # ------------------------------------------------------------------------ points
@@ -168,13 +169,28 @@ class Grid:
 
     def box(self, cell: Cell, level: int) -> tuple[float, float, float, float]:
         """Crop bounding box (x0, y0, x1, y1) of a column of ``level`` cubes at ``cell``."""
-        key = (cell, level)
-        b = self._boxes.get(key)
+        b = self.boxes.get((cell, level))
         if b is None:
-            i, j = cell
-            ks = [self.vertex[(i + a, j + b2)] for a in (0, 1) for b2 in (0, 1)]
-            q = self.proj[[0, 2 * level]][:, ks].reshape(-1, 2)
-            b = (float(q[:, 0].min()) - 2, float(q[:, 1].min()) - 2, float(q[:, 0].max()) + 2,
-                 float(q[:, 1].max()) + 2)
-            self._boxes[key] = b
+            b = self.boxes[(cell, level)] = self._box(cell, level)
         return b
+
+    def _box(self, cell: Cell, level: int) -> tuple[float, float, float, float]:
+        i, j = cell
+        ks = [self.vertex[(i + a, j + b2)] for a in (0, 1) for b2 in (0, 1)]
+        q = self.proj[[0, 2 * level]][:, ks].reshape(-1, 2)
+        return (float(q[:, 0].min()) - 2, float(q[:, 1].min()) - 2, float(q[:, 0].max()) + 2,
+                float(q[:, 1].max()) + 2)
+
+    def _all_boxes(self) -> dict[tuple[Cell, int], tuple[float, float, float, float]]:
+        """:meth:`box` of every cell at every height, computed at once (the same values)."""
+        ks = np.array([[self.vertex[(i + a, j + b)] for a in (0, 1) for b in (0, 1)] for i, j in self.cells],
+                      dtype=np.int64).reshape(-1, 4)
+        out: dict[tuple[Cell, int], tuple[float, float, float, float]] = {}
+        base = self.proj[0][ks]  # [cell, corner, xy]
+        for level in range(1, self.levels + 1):
+            q = np.concatenate([base, self.proj[2 * level][ks]], axis=1)
+            lo, hi = q.min(axis=1), q.max(axis=1)
+            for n, c in enumerate(self.cells):
+                out[(c, level)] = (float(lo[n, 0]) - 2, float(lo[n, 1]) - 2, float(hi[n, 0]) + 2,
+                                   float(hi[n, 1]) + 2)
+        return out

@@ -146,30 +146,28 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
     size = int(2 * (radius + 2 * pitch))
     half = size // 2
     p = int(round(pitch))
-    planes_u, planes_v = [], []
+    # cumulative sums along each line direction, so any segment's sum is two lookups
+    cu = np.zeros((levels + 1, size + 1, size), np.float32)  # [h, v+1, u]
+    cv_ = np.zeros((levels + 1, size, size + 1), np.float32)  # [h, v, u+1]
     for h in range(0, levels + 1):
         img = _sample_plane(grey_log, view, anchor, ex, ey, h * 2 * pitch, size)
         du = np.abs(cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3))
         dv = np.abs(cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3))
-        # cumulative sums along each line direction, so any segment's sum is two lookups
-        planes_u.append(np.vstack([np.zeros((1, size), np.float32), np.cumsum(du, axis=0)]))
-        planes_v.append(np.hstack([np.zeros((size, 1), np.float32), np.cumsum(dv, axis=1)]))
-    cu = np.stack(planes_u)  # [h, v+1, u]
-    cv_ = np.stack(planes_v)  # [h, v, u+1]
+        np.cumsum(du, axis=0, out=cu[h, 1:, :])
+        np.cumsum(dv, axis=1, out=cv_[h, :, 1:])
     n = int(radius // pitch)
     # the cells' lower-left corners for every offset lie on one regular grid of the plane:
     # u0 = base + I·p + a (I: the cell, a: the offset), so the sums over all offsets and cells
     # are slices of whole-plane arrays, reshaped, with no gathering
     base = half - p // 2 - n * p
     span = 2 * n * p
-    # su[h, v0, u]: the sum of du along v over [v0, v0 + p); sv likewise of dv along u
-    su = cu[:, p:, :] - cu[:, :-p, :]
-    sv = cv_[:, :, p:] - cv_[:, :, :-p]
-    w = slice(base, base + span)
-    e_u = su[:, w, base:base + span] + su[:, w, base + p:base + p + span] \
-        - 2 * su[:, w, base + p // 2:base + p // 2 + span]
-    e_v = sv[:, base:base + span, w] + sv[:, base + p:base + p + span, w] \
-        - 2 * sv[:, base + p // 2:base + p // 2 + span, w]
+    # su[h, v0, u]: the sum of du along v over [v0, v0 + p), for the rows v0 and columns u the
+    # cells use (u from base on); sv likewise of dv along u (rows v from base on)
+    cols = slice(base, base + span + p)
+    su = cu[:, base + p:base + span + p, cols] - cu[:, base:base + span, cols]
+    sv = cv_[:, cols, base + p:base + span + p] - cv_[:, cols, base:base + span]
+    e_u = su[:, :, 0:span] + su[:, :, p:p + span] - 2 * su[:, :, p // 2:p // 2 + span]
+    e_v = sv[:, 0:span, :] + sv[:, p:p + span, :] - 2 * sv[:, p // 2:p // 2 + span, :]
     # a top shows the lattice's lines both ways; a tower's side shows its joints one way only
     # (its other lines run towards the vertical vanishing point), and a tall side's many
     # joints, regular too, must not pull the phase: a cell counts by the geometric mean of

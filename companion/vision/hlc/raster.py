@@ -64,13 +64,13 @@ class Raster:
         labels, lines = self.labels, self.lines
         labels[y0:y1, x0:x1] = 0
         lines[y0:y1, x0:x1] = 0
-        rank, box_of = g.rank, g.box
+        rank, boxes = g.rank, g.boxes
         # only the columns reaching the box are drawn, far to near (ranks are distinct, so
         # sorting these alone gives the order sorting all would)
         reach = []
         for c, h in heights.items():
             if h > 0 and c in rank:
-                bx = box_of(c, h)
+                bx = boxes[(c, h)]
                 if not (bx[2] < x0 or bx[0] > x1 or bx[3] < y0 or bx[1] > y1):
                     reach.append((rank[c], c, h))
         reach.sort()
@@ -94,23 +94,42 @@ class Raster:
         """The crop box that changes when ``cells`` go from ``heights`` to ``new_heights``: their
         columns before and after, and the side faces of their neighbours."""
         g = self.grid
-        xs0, ys0, xs1, ys1 = [], [], [], []
+        boxes, cellset = g.boxes, g.cellset
+        inf = float("inf")
+        bx0 = by0 = inf
+        bx1 = by1 = -inf
+        # the same min and max as over lists of the boxes, kept running
         for c in cells:
             for hh in (heights.get(c, 0), new_heights.get(c, 0)):
                 if hh > 0:
-                    b = g.box(c, hh)
-                    xs0.append(b[0]); ys0.append(b[1]); xs1.append(b[2]); ys1.append(b[3])
-            for nb in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)):
+                    b = boxes.get((c, hh)) or g.box(c, hh)  # a cell just outside the grid
+                    if b[0] < bx0:
+                        bx0 = b[0]
+                    if b[1] < by0:
+                        by0 = b[1]
+                    if b[2] > bx1:
+                        bx1 = b[2]
+                    if b[3] > by1:
+                        by1 = b[3]
+            i, j = c
+            for nb in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
                 hn = max(heights.get(nb, 0), new_heights.get(nb, 0))
-                if hn > 0 and nb in g.cellset:
-                    b = g.box(nb, hn)
-                    xs0.append(b[0]); ys0.append(b[1]); xs1.append(b[2]); ys1.append(b[3])
-        if not xs0:
+                if hn > 0 and nb in cellset:
+                    b = boxes[(nb, hn)]
+                    if b[0] < bx0:
+                        bx0 = b[0]
+                    if b[1] < by0:
+                        by0 = b[1]
+                    if b[2] > bx1:
+                        bx1 = b[2]
+                    if b[3] > by1:
+                        by1 = b[3]
+        if bx0 == inf:
             return None
-        x0 = max(int(min(xs0)), 0)
-        y0 = max(int(min(ys0)), 0)
-        x1 = min(int(max(xs1)) + 2, g.shape[1])
-        y1 = min(int(max(ys1)) + 2, g.shape[0])
+        x0 = max(int(bx0), 0)
+        y0 = max(int(by0), 0)
+        x1 = min(int(bx1) + 2, g.shape[1])
+        y1 = min(int(by1) + 2, g.shape[0])
         if x1 <= x0 or y1 <= y0:
             return None
         return x0, y0, x1, y1
