@@ -73,6 +73,14 @@ def test_an_unchanged_frame_reads_the_same_and_a_moved_camera_reads_cold(frames)
     again = reader.read(images[0].copy())
     assert reader.last.message == "warm"
     assert _pieces(again) == _pieces(first)
+    # the light rising slowly: too little between two still moments to read cold, but the
+    # models fitted on the first frame are refitted once it has risen enough
+    def lit(image: np.ndarray, by: float) -> np.ndarray:
+        return np.clip(image.astype(np.float32) + by, 0, 255).round().astype(np.uint8)
+    reader.read(lit(images[0], 2.0))
+    assert reader.last.message == "warm"
+    reader.read(lit(images[0], 4.0))
+    assert reader.last.message.startswith("cold")
     # the whole picture shifted by a few pixels: the markers moved, the pose is found again and
     # differs, so nothing of the last reading is kept
     shifted = np.roll(images[1], 6, axis=1)

@@ -40,8 +40,9 @@ from companion.vision.frames import Frame
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
 from companion.vision.hlc import warm as warm_read
-from companion.vision.hlc.mountain import (MountainReading, care_mask, finish, mask_out, read_mountain,
-                                           refine_masked)
+from companion.vision.hlc.lattice_fit import find_lattice
+from companion.vision.hlc.mountain import (MountainReading, care_mask, finish, mask_out, mountain_region,
+                                           read_mountain, refine_masked)
 from companion.vision.hlc.structure import heights_of, tile
 from companion.vision.hlc.warm import WarmState
 
@@ -200,6 +201,9 @@ class HlcReader:
         state, self._warm = self._warm, None  # a reading that goes wrong leaves no state behind
         if state is None or changed is None or state.view is not view:
             state = None
+        elif blocks is not None and warm_read.drifted(state.fitted, blocks):
+            self.last.message = "cold: the light changed since the models were fitted"
+            state = None
         white = paper_white(image, view, lay)
         found = self._warm_mountain(image, view, state, changed, white) if state is not None else None
         if found is None:
@@ -236,7 +240,8 @@ class HlcReader:
         if card is not None:
             pieces.append(card)
         if self.warm and mountain.cubes:
-            self._keep(image, view, mountain, giants, card, blocks, light)
+            self._keep(image, view, mountain, giants, card, blocks, light,
+                       state if found is not None else None)
         return Observation(GAME, tuple(pieces), frame=index, t=t, board=board)
 
     def _cold_mountain(self, image: np.ndarray, view: View, white: Any
@@ -264,6 +269,15 @@ class HlcReader:
         lay = self.layout
         mountain = state.mountain
         g = mountain.grid
+        if warm_read.lattice_due(state):
+            size = (image.shape[1], image.shape[0])
+            region = mountain_region(view, lay, size, self.levels)
+            lattice, _ = find_lattice(image, view, lay.anchor_xy, pitch=lay.pitch, levels=self.levels - 1,
+                                      region=region)  # no hint: the last angle would be kept
+            if not warm_read.same_lattice(lattice, mountain.lattice, lay.mountain_radius / lay.pitch):
+                self.last.message = "cold: the grown mountain shows its lattice elsewhere"
+                return None
+            state.lattice_cubes, state.lattice_changes = len(state.cubes), 0
         # only the pixels the mountain's evidence judges count (the card zone's changes do not)
         judged = state.base_care > 0
         share = float((warm_read.to_crop(changed, g, image.shape, margin=0) & judged).mean())
@@ -306,25 +320,34 @@ class HlcReader:
         return mountain, giants
 
     def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],
-              card: Piece | None, blocks: np.ndarray | None, light: int | None) -> None:
-        """Remember this still moment for the next frame's warm reading."""
+              card: Piece | None, blocks: np.ndarray | None, light: int | None,
+              previous: WarmState | None = None) -> None:
+        """Remember this still moment for the next frame's warm reading (``previous``: the
+        state it was read warm from, whose view and grid it shares)."""
         from calibration.boards import TableLayout
 
         if blocks is None:
             blocks = warm_read.block_picture(image)
         g = mountain.grid
-        size = (image.shape[1], image.shape[0])
         mask = giant_mask(image.shape, view, mountain.lattice, giants, self.layout) if giants \
             else np.zeros(image.shape[:2], np.uint8)
-        layout = self.table_layout or TableLayout.rectangle(*self.layout.play_area)
-        markers = [np.asarray(layout.marker(i).corners(), float) for i in layout.ids]
-        card_zone = [np.column_stack([self.layout.card_zone_corners(), np.zeros(4)])]
+        if previous is not None:
+            base_care, card_blocks, marker_blocks = previous.base_care, previous.card_blocks, previous.marker_blocks
+            fitted, lattice_cubes = previous.fitted, previous.lattice_cubes
+            lattice_changes = previous.lattice_changes + len(set(mountain.cubes) ^ previous.cubes)
+        else:
+            layout = self.table_layout or TableLayout.rectangle(*self.layout.play_area)
+            markers = [np.asarray(layout.marker(i).corners(), float) for i in layout.ids]
+            card_zone = [np.column_stack([self.layout.card_zone_corners(), np.zeros(4)])]
+            base_care = care_mask(g, self.layout, (image.shape[1], image.shape[0]))
+            card_blocks = warm_read.polygon_blocks(blocks.shape, view, card_zone)
+            marker_blocks = warm_read.polygon_blocks(blocks.shape, view, markers)
+            fitted, lattice_cubes, lattice_changes = blocks, len(mountain.cubes), 0
         self._warm = WarmState(
-            blocks=blocks, view=view, mountain=mountain,
-            base_care=care_mask(g, self.layout, size), giant_mask=g.crop(mask) > 0,
+            blocks=blocks, view=view, mountain=mountain, base_care=base_care, giant_mask=g.crop(mask) > 0,
             cubes=frozenset(mountain.cubes), card=card, card_match=self.last.card,
-            card_blocks=warm_read.polygon_blocks(blocks.shape, view, card_zone),
-            marker_blocks=warm_read.polygon_blocks(blocks.shape, view, markers), light=light)
+            card_blocks=card_blocks, marker_blocks=marker_blocks, light=light, fitted=fitted,
+            lattice_cubes=lattice_cubes, lattice_changes=lattice_changes)
 
     def learn_hand_free(self, image: np.ndarray, view: View) -> None:
         """Remember this frame's band as bare table (call it with a frame known to have no hand)."""

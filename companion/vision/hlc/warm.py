@@ -14,7 +14,8 @@ and only the changes the frame's changed pixels can show need to be tried again:
 
 Anything doubtful makes the reader read the frame cold instead (:func:`doubtful`): a change
 over a large part of the mountain's area, a height map that is no pile of cubes, more than
-:data:`MAX_CUBE_CHANGES` cubes changed at once, or a new cube found with little confidence.
+:data:`MAX_CUBE_CHANGES` cubes changed at once, a new cube found with little confidence, or a
+light that has drifted since the models were fitted (:func:`drifted`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from companion.vision.camera import View
 from companion.vision.hlc.appearance import features
 from companion.vision.hlc.evidence import line_strength
 from companion.vision.hlc.geometry import Grid
+from companion.vision.hlc.lattice import Lattice
 from companion.vision.hlc.mountain import MountainReading
 from companion.vision.hlc.structure import Cube, cells_of, tile
 
@@ -48,6 +50,15 @@ SURE = 0.5
 #: two poses that put the play area's corners (on the table and 10 cm up) within this many
 #: pixels of each other are the same pose
 SAME_POSE_PX = 0.5
+#: the lattice is looked for again once this share of the cubes it was found from (and at least
+#: :data:`LATTICE_MIN_CHANGES` cubes) were laid, moved or taken since (the cubes laid since show
+#: it too, and a lattice found from few cubes may be a little off); moved by more than
+#: :data:`LATTICE_MM` anywhere over the mountain's area (more than the fit's own spread of a
+#: millimetre or two), the frame is read cold
+LATTICE_CHANGES, LATTICE_MIN_CHANGES, LATTICE_MM = 0.5, 3, 3.0
+#: the light has drifted when the frame's blocks differ from those of the frame the models were
+#: fitted on by more than this (grey levels, median over the whole frame): read cold, refitting
+DRIFT_LEVEL = 3.0
 
 
 def block_picture(image: np.ndarray) -> np.ndarray:
@@ -60,6 +71,13 @@ def block_picture(image: np.ndarray) -> np.ndarray:
 def changed_blocks(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """Which blocks changed between two block pictures (bool)."""
     return np.abs(after - before) > STILL_LEVEL
+
+
+def drifted(fitted: np.ndarray, blocks: np.ndarray) -> bool:
+    """Whether the light changed since the frame the models were fitted on (``fitted``, its
+    block picture): most of the frame (the bare table) is darker or brighter. A change too slow
+    to show between two still moments adds up here."""
+    return fitted.shape != blocks.shape or float(np.median(np.abs(blocks - fitted))) > DRIFT_LEVEL
 
 
 def polygon_blocks(shape: tuple[int, int], view: View, polygons: list[np.ndarray]) -> np.ndarray:
@@ -147,6 +165,22 @@ class WarmState:
     card_blocks: np.ndarray  #: the blocks of the played-card zone
     marker_blocks: np.ndarray  #: the blocks of the markers
     light: int | None  #: the light direction the mountain's shadow was found with (hands.SHADOW_LIGHTS)
+    fitted: np.ndarray  #: the block picture of the frame the models were fitted on (a cold read)
+    lattice_cubes: int  #: the cubes there were when the lattice was last found or confirmed
+    lattice_changes: int  #: the cubes laid, moved or taken since
+
+
+def lattice_due(state: WarmState) -> bool:
+    """Whether the mountain has changed enough since its lattice was found to look for it again."""
+    return state.lattice_changes >= max(LATTICE_MIN_CHANGES, LATTICE_CHANGES * state.lattice_cubes)
+
+
+def same_lattice(a: Lattice, b: Lattice, radius_cells: float) -> bool:
+    """Whether two lattices put every cell corner within ``radius_cells`` of the origin less than
+    :data:`LATTICE_MM` apart (the same cells, the same squares for the giants)."""
+    r = radius_cells
+    corners = np.array([[u, v] for u in (-r, 0.0, r) for v in (-r, 0.0, r)])
+    return float(np.linalg.norm(a.to_table(corners) - b.to_table(corners), axis=1).max()) < LATTICE_MM
 
 
 def nearby_lights(light: int | None) -> list[int] | None:
