@@ -75,7 +75,9 @@ def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     """``n`` rendered positions, the same for the same ``seed``. ``ranges``: fields of
     :class:`~companion.synth.gleebs.generate.GleebsRanges`, and ``per_session`` (positions per
     camera set-up, default 4), ``hand_probability`` (share of frames with an arm over the board,
-    default 0.15), ``light`` (one lighting condition for all) and ``tilt_deg`` (one tilt)."""
+    default 0.15), ``light`` (one lighting condition for all), ``tilt_deg`` (one tilt) and
+    ``first_session`` (start at that camera set-up, numbering positions from it, without
+    rendering the ones before: a test can take one set-up of a larger corpus)."""
     if n < 0:
         raise ValueError("a corpus has 0 or more positions")
     r, extra = _ranges(ranges)
@@ -83,13 +85,15 @@ def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
     hand_probability = float(extra.pop("hand_probability", 0.15))
     light = extra.pop("light", None)
     tilt = extra.pop("tilt_deg", None)
+    first_session = int(extra.pop("first_session", 0))
     if extra:
         raise ValueError(f"unknown corpus settings: {', '.join(sorted(extra))}")
     if per_session < 1:
         raise ValueError("per_session must be at least 1")
-    index = 0
-    session = 0
-    while index < n:
+    session = first_session
+    index = first_session * per_session
+    stop = index + n
+    while index < stop:
         colours = None
         attempt = 0
         while colours is None:
@@ -105,7 +109,7 @@ def corpus(n: int, seed: int = 0, **ranges: Any) -> Iterator[CorpusItem]:
                 if attempt > 20:
                     raise
         for k in range(per_session):
-            if index >= n:
+            if index >= stop:
                 break
             prng = np.random.default_rng([seed, session, k, 202])
             scene = random_scene(prng, r, board=first_scene.board)

@@ -64,6 +64,9 @@ MAX_OFFSET_MM = 7.0
 ONE_COLOUR_SHARE = 0.9
 #: the fit cost margin over which a size's confidence grows (see :meth:`StackReader._conf`)
 SIZE_MARGIN = 0.15
+#: black taking at least this share of what is seen along the axis near a coloured top's apex is
+#: that pyramid's faces in shade, never a lower pyramid, which the top covers there
+FACE_SHARE = 0.12
 #: the fewest pixels of a patch worth reading (at the plane's resolution)
 MIN_PIXELS = 25
 #: a stack reaches at most this high (three pyramids turned against each other)
@@ -429,6 +432,12 @@ class StackReader:
         counts = np.bincount(rest_labs, minlength=OTHER + 1)
         order = [int(k) for k in np.argsort(counts)[::-1] if counts[k] > 0]
         main = order[0]
+        if main == BLACK and top_label != BLACK and votes[BLACK] >= FACE_SHARE * votes[1:OTHER].sum():
+            # black round a coloured top that also shows along the axis near the apex, where a
+            # lower pyramid never does (the top covers it there): the top pyramid's own faces
+            # turned from the light (a blue face in shade reads black); the stack is one
+            # pyramid of the outline's size
+            return self._single(top_colour, b0, bottom, purity)
         share = counts[main] / len(rest_labs)
         levels = [Level(COLOURS[main - 1], b0, round(0.55 + 0.4 * share, 3))]
         yaws = [bottom.yaw]
