@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable
 
 from companion.games.base import Candidate
-from companion.games.matching import MISS, mismatch_cost, surprise
+from companion.games.matching import MISS, MISS_HIDDEN, mismatch_cost, surprise
 from companion.games.terra_turrium import board, movegen, planner
 from companion.games.terra_turrium.moves import END, END_TURN, Move
 from companion.games.terra_turrium.state import (
@@ -120,7 +120,9 @@ def cost(state: TerraTurriumState, reading: Reading) -> float:
     A square's height is one reading with one confidence: a state that disagrees with it costs
     the reading's surprise, once (a hesitant reading of a square seen badly, behind a taller
     tower, is weak evidence against any other height; a sure one is strong). A tower the camera
-    did not report at all costs a miss. Flags are pieces of their own, matched as such."""
+    did not report at all costs a miss. Flags are pieces of their own, matched as such; a flag
+    on a square the camera reports without conviction (hidden behind a taller tower) may well
+    not show, and its absence costs little (:data:`~companion.games.matching.MISS_HIDDEN`)."""
     total = 0.0
     reported = set()
     for sq, h, conf in reading.towers:
@@ -128,7 +130,9 @@ def cost(state: TerraTurriumState, reading: Reading) -> float:
         if state.heights[sq] != h:
             total += surprise(conf)
     total += sum(MISS for sq, h in enumerate(state.heights) if h > 0 and sq not in reported)
-    flags = [(("flag", colour, sq), MISS) for sq, colour in state.flags]
+    hidden = set(unsure_squares(reading))
+    flags = [(("flag", colour, sq), MISS_HIDDEN if sq in hidden else MISS)
+             for sq, colour in state.flags]
     return total + mismatch_cost(flags, reading.keys)
 
 
@@ -182,19 +186,35 @@ def _endings(move: Move, state: TerraTurriumState) -> list[Move]:
 
 def _diff(state: TerraTurriumState, reading: Reading):
     """Blocks taken and put, flags gone and come, between ``state`` and the reading. A square
-    read without conviction (hidden: the height last seen there) lower than the state says is
-    no take: blocks laid there while it was hidden are not contradicted by an old sighting (the
-    reader reports blocks taken from a hidden square surely, from what shows of its sides)."""
+    read without conviction (hidden: the height last seen there) is no evidence of a change:
+    lower than the state says, blocks laid there while it was hidden are not contradicted by an
+    old sighting (the reader reports blocks taken from a hidden square surely, from what shows
+    of its sides); higher, the sighting may be older than a block lifted there unseen, which
+    the referee has already counted. Blocks laid or lifted there are found by counting
+    (:func:`_plans`). A flag the camera does not see there has not left it."""
     takes, puts = [], []
     unsure = set(unsure_squares(reading))
     for sq in range(board.SQUARES):
         delta = reading.heights[sq] - state.heights[sq]
-        if delta < 0 and sq in unsure:
+        if sq in unsure:
             continue
         takes += [sq] * max(0, -delta)
         puts += [sq] * max(0, delta)
     before, after = Counter(state.flags), Counter(reading.flags)
-    return takes, puts, before - after, after - before
+    added = after - before
+    # a flag on a square the camera cannot see is not seen either: not seen is not gone,
+    # unless a flag of its colour came into view that no flag seen leaving explains
+    gone = before - after
+    left = Counter(c for (sq, c), n in gone.items() if sq not in unsure for _ in range(n))
+    unexplained = Counter(c for (_sq, c), n in added.items() for _ in range(n)) - left
+    removed = Counter()
+    for (sq, colour), n in gone.items():  # in the state's order, as the planner expects
+        if sq in unsure:
+            n = min(n, unexplained[colour])
+            unexplained[colour] -= n
+        if n > 0:
+            removed[(sq, colour)] = n
+    return takes, puts, removed, added
 
 
 def candidates(state: TerraTurriumState, observation: Observation,
@@ -251,10 +271,11 @@ def _plans(state: TerraTurriumState, reading: Reading, takes: list[int], puts: l
     keeps the blocks in hand explain the table about equally, the referee waits, and asks once
     the table has moved on (see :mod:`companion.referee.referee`)."""
     out = planner.plans(state, takes, puts, removed, added)
+    hidden = unsure_squares(reading)[:MAX_HIDDEN_SQUARES]
+    out += _hidden_flag_plans(state, reading, takes, puts, removed, added, hidden)
     missing = state.in_hand + len(takes) - len(puts)
     if missing == 0 or state.phase != PHASE_PLAY:
         return out
-    hidden = unsure_squares(reading)[:MAX_HIDDEN_SQUARES]
     if missing > 0:
         for sq in hidden:
             # only legal readings: blocks taken against the rules go back, wherever they were laid
@@ -268,6 +289,32 @@ def _plans(state: TerraTurriumState, reading: Reading, takes: list[int], puts: l
             continue
         out += [m for m in planner.plans(state, sorted(takes + [sq]), puts, removed, added)
                 if not run(state, m).violations]
+    return out
+
+
+def _hidden_flag_plans(state: TerraTurriumState, reading: Reading, takes: list[int],
+                       puts: list[int], removed: Counter, added: Counter,
+                       hidden: list[int]) -> list[Move]:
+    """When a flag left its square and the camera sees it nowhere, the moves that take it to a
+    square the camera cannot see (each such square in turn, one without a flag read there);
+    legal ones only. Whether the flag stands there cannot be read, so the cost of these
+    readings hardly differs: where several squares are in reach, the referee asks."""
+    if state.phase != PHASE_PLAY:
+        return []
+    gone = Counter({colour: n for colour, n in
+                    Counter(c for (_sq, c), k in removed.items() for _ in range(k)).items()})
+    gone.subtract(Counter(c for (_sq, c), k in added.items() for _ in range(k)))
+    flagged = {sq for sq, _c in reading.flags}
+    out: list[Move] = []
+    for colour, n in gone.items():
+        if n <= 0:
+            continue
+        for sq in hidden:
+            if sq in flagged or (sq, colour) in removed:
+                continue
+            more = added + Counter({(sq, colour): 1})
+            out += [m for m in planner.plans(state, takes, puts, removed, more)
+                    if not run(state, m).violations]
     return out
 
 

@@ -60,6 +60,16 @@ N_TOP = N_INNER + N_EDGE
 N_FACE = len(_FACE_ALONG)
 #: samples off the image or hidden count as this in the visibility mask
 HIDDEN = 255
+#: the top colour's candidates (:func:`estimate_top`): predicted top edges this many times
+#: sharper than the interior, an interior this uniform, not clipped white (every channel at
+#: least CLIPPED); at least TOP_MIN_CANDIDATES of them; alike within this chroma distance and
+#: brightness ratio (log)
+TOP_EDGE_RATIO = 5.0
+TOP_MAX_SPREAD = 0.05
+CLIPPED = 248.0
+TOP_MIN_CANDIDATES = 5
+TOP_GROUP_CHROMA = 0.4
+TOP_GROUP_LUM = 0.35
 
 FEATURE_NAMES = (
     "inner_grad", "inner_spread", "edge_grad", "border_grad", "gap_contrast", "gap_valley",
@@ -426,21 +436,53 @@ def white_reference(image: np.ndarray, detections) -> np.ndarray:
 
 
 def estimate_top(smp: Samples) -> np.ndarray | None:
-    """The blocks' top colour in this frame, before any square is read: for each square the
-    height whose predicted top is the most uniform inside (a top face is one painted surface),
-    and over the squares whose best is most uniform, the median colour of the brighter half (a
-    top in another tower's shadow is darker). Empty squares are left out by looking at heights
-    of one block and more only."""
+    """The blocks' top colour in this frame, before any square is read.
+
+    A top face is one painted surface bounded by edges: the crack to the next tower or the
+    drop to its own side. So for each square, among the heights of one block and more (an
+    empty square's printed paper is left out that way), the candidates are the hypotheses
+    whose interior is uniform and whose four predicted top edges are much sharper than their
+    interior (:data:`TOP_EDGE_RATIO`); paper clipped white by the exposure is uniform too, and
+    its edges are nothing but noise, so a clipped interior is no candidate (a block's top
+    clipped in every channel is paper-white anyway). Each square keeps its most uniform
+    candidate; the top colour is that of the largest group of alike colours (chroma and
+    brightness, :data:`TOP_GROUP_CHROMA`, :data:`TOP_GROUP_LUM`), the median of its brighter
+    half (a top in another tower's shadow is darker). Paper far from the towers can pass the
+    test where a hypothesis's edges fall on printed lines; such candidates differ from one
+    another (tints, lines) while the tops are alike, hence the largest group. With fewer than
+    :data:`TOP_MIN_CANDIDATES` candidates, the most uniform interiors decide alone.
+
+    The edge test matters under bright light: the paper is then the most uniform thing in the
+    frame, and a top colour taken from it makes every feature that compares a square with the
+    blocks' colour say the opposite of the truth."""
     g = smp.top_g[:, 1:, :N_INNER]
     mean = g.mean(axis=2)
     spread = g.std(axis=2) / (mean + 8.0)
-    best = np.argmin(spread, axis=1)
     rows = np.arange(NSQ)
+    colours = smp.top_bgr[:, 1:].mean(axis=2)                                 # 100 × (NH-1) × 3
+    edges = smp.top_m[:, 1:, N_INNER:].reshape(NSQ, NH - 1, -1, len(_ACROSS))[..., EDGE_AT]
+    edge = edges.mean(axis=2) / smp.grad_scale
+    inner = smp.top_m[:, 1:, :N_INNER].mean(axis=2) / smp.grad_scale
+    good = ((edge >= TOP_EDGE_RATIO * (inner + 0.15)) & (spread < TOP_MAX_SPREAD)
+            & (colours.min(axis=2) < CLIPPED))
+    ranked = np.where(good, spread, np.inf)
+    best = np.argmin(ranked, axis=1)
+    ok = np.isfinite(ranked[rows, best])
+    if ok.sum() >= TOP_MIN_CANDIDATES:
+        chosen = colours[rows, best][ok]
+        chroma, total = _chroma(chosen)
+        apart = np.abs(chroma[:, None, :] - chroma[None, :, :]).sum(axis=2) * 10.0
+        alike = (apart < TOP_GROUP_CHROMA) & (np.abs(np.log(total[:, None] / total[None, :])) < TOP_GROUP_LUM)
+        sharp = edge[rows, best][ok]
+        group = chosen[alike[np.argmax(alike.astype(float) @ sharp)]]
+        lum = group.sum(axis=1)
+        return np.median(group[lum >= np.median(lum)], axis=0)
+    best = np.argmin(spread, axis=1)
     best_spread = spread[rows, best]
-    colours = smp.top_bgr[rows, best + 1].mean(axis=1)             # 100 × 3
+    chosen = colours[rows, best]
     keep = best_spread <= np.quantile(best_spread, 0.5)
     if keep.sum() < 5:
         return None
-    chosen = colours[keep]
+    chosen = chosen[keep]
     lum = chosen.sum(axis=1)
     return np.median(chosen[lum >= np.median(lum)], axis=0)

@@ -40,6 +40,11 @@ MIN_COLOUR_CONF = 0.25
 #: a head's disc (its diameter) has at least this mean colour confidence (a head seen whole
 #: 0.8 and more; speckles of wood under a warm lamp far less)
 MIN_FILL = 0.5
+#: a head partly hidden behind a nearer tower (:func:`partly_hidden`): at most this share of
+#: its disc shows, at least PARTLY_MIN_SEEN of it and PARTLY_MIN_PX half-size pixels
+PARTLY_SEEN = 0.75
+PARTLY_MIN_SEEN = 0.12
+PARTLY_MIN_PX = 5
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,17 @@ class Blob:
     centre: tuple[float, float]
     area: float
     conf: float
+
+
+@dataclass(frozen=True)
+class Heads:
+    """What :func:`find_heads` found: the heads, the mask of their pixels (full crop), and for
+    each flag colour the half-size map of each pixel's confidence in that colour (0 where
+    another colour or none), for looking again where a head may stand half hidden."""
+
+    blobs: list[Blob]
+    mask: np.ndarray
+    maps: dict[str, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -85,7 +101,7 @@ def _disc(radius: float) -> np.ndarray:
 
 
 def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, geo: BoardGeometry,
-               origin: tuple[int, int]) -> tuple[list[Blob], np.ndarray]:
+               origin: tuple[int, int]) -> Heads:
     """Heads in the board's crop (float BGR), and the mask of their pixels (dilated a little,
     for hiding them from the height reading). The search runs at half resolution (a head is
     still 5 pixels or more across there); centres are given in full crop pixels.
@@ -105,7 +121,7 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
     cand = (hsv[..., 1] >= MIN_SATURATION) & (hsv[..., 2] >= MIN_VALUE) & reach
     mask = np.zeros(cand.shape, np.uint8)
     if not cand.any():
-        return [], np.zeros(full_shape, bool)
+        return Heads([], np.zeros(full_shape, bool), {})
     ys, xs = np.nonzero(cand)
     idx, conf = colours.classify(small[ys, xs], white)
     # a head in a tower's shadow: the same paint under less light, as if lit fully
@@ -120,15 +136,16 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
     disc = _disc(radius)
     apart = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(round(0.8 * radius)) + 1,) * 2)
     blobs: list[Blob] = []
-    pix_conf = np.zeros(cand.shape, np.float32)
+    maps: dict[str, np.ndarray] = {}
     for k, name in enumerate(names):
         if name not in FLAG_COLOURS:
             continue
         sel = (idx == k) & (conf >= MIN_COLOUR_CONF)
         if sel.sum() < 4:
             continue
-        pix_conf[:] = 0
+        pix_conf = np.zeros(cand.shape, np.float32)
         pix_conf[ys[sel], xs[sel]] = conf[sel]
+        maps[name] = pix_conf
         fill = cv2.filter2D(pix_conf, -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
         peaks = (fill >= MIN_FILL) & (fill >= cv2.dilate(fill, apart))
         py, px = np.nonzero(peaks)
@@ -152,8 +169,57 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
             mask[y0:y1, x0:x1] |= (w > 0).astype(np.uint8)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
     full = cv2.resize(mask, (full_shape[1], full_shape[0]), interpolation=cv2.INTER_NEAREST) > 0
-    return [Blob(b.colour, (2 * b.centre[0] + 0.5, 2 * b.centre[1] + 0.5), 4 * b.area, b.conf)
-            for b in blobs], full
+    return Heads([Blob(b.colour, (2 * b.centre[0] + 0.5, 2 * b.centre[1] + 0.5), 4 * b.area, b.conf)
+                  for b in blobs], full, maps)
+
+
+def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, geo: BoardGeometry,
+                  origin: tuple[int, int], depth: np.ndarray, limit: np.ndarray) -> list[FlagReading]:
+    """Flags whose heads nearer towers half hide: where a head would stand on each square
+    with no flag read (at its tower's height as read), the part of its disc that no nearer
+    tower (``depth``, ``limit``: :func:`companion.vision.terra.features.occlusion` of the
+    heights read) nor any head already found covers is looked at; when that part is small
+    (:data:`PARTLY_SEEN`) but filled with one flag colour (:data:`MIN_FILL`), a flag stands
+    there. The head search alone misses such heads: a sliver of a disc never fills a
+    head-sized disc, and one touching a nearer head of its colour makes no peak of its own."""
+    if not heads.maps:
+        return []
+    taken = {f.cell for f in placed}
+    sq = np.arange(SIZE * SIZE)
+    centres = np.column_stack([(sq % SIZE + 0.5) * SQUARE_MM, (sq // SIZE + 0.5) * SQUARE_MM,
+                               [head_centre_z(int(h)) for h in heights]])
+    predicted = (geo.project(centres) - np.asarray(origin, float) - 0.5) / 2.0   # half-size px
+    shape = next(iter(heads.maps.values())).shape
+    covered = np.zeros(shape, bool)
+    ppm = geo.px_per_mm(150.0) / 2
+    r_found = HEAD_DIAMETER / 2 * ppm
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    for b in heads.blobs:
+        bx, by = (b.centre[0] - 0.5) / 2.0, (b.centre[1] - 0.5) / 2.0
+        covered |= (xx - bx) ** 2 + (yy - by) ** 2 <= r_found ** 2
+    out: list[FlagReading] = []
+    for s in sq:
+        cell = (int(s % SIZE), int(s // SIZE))
+        if cell in taken:
+            continue
+        radius = HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(int(heights[s]))) / 2
+        r = int(np.ceil(radius))
+        cx, cy = predicted[s]
+        x0, y0 = int(np.floor(cx)) - r, int(np.floor(cy)) - r
+        if x0 < 0 or y0 < 0 or x0 + 2 * r + 2 > shape[1] or y0 + 2 * r + 2 > shape[0]:
+            continue
+        gy, gx = np.mgrid[y0:y0 + 2 * r + 2, x0:x0 + 2 * r + 2]
+        disc = (gx - cx) ** 2 + (gy - cy) ** 2 <= radius * radius
+        full_y = np.clip(2 * gy, 0, depth.shape[0] - 1)
+        full_x = np.clip(2 * gx, 0, depth.shape[1] - 1)
+        open_ = disc & (depth[full_y, full_x] >= limit[s]) & ~covered[gy, gx]
+        seen = float(open_.sum()) / max(1, int(disc.sum()))
+        if seen > PARTLY_SEEN or seen < PARTLY_MIN_SEEN or open_.sum() < PARTLY_MIN_PX:
+            continue
+        best = max(((float(m[gy, gx][open_].mean()), name) for name, m in heads.maps.items()))
+        if best[0] >= MIN_FILL:
+            out.append(FlagReading(best[1], cell, float(np.clip(best[0] * (0.5 + 0.5 * seen), 0.05, 0.9))))
+    return out
 
 
 def assign(blobs: list[Blob], heights: np.ndarray, geo: BoardGeometry, origin: tuple[int, int]

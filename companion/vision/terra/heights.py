@@ -23,6 +23,8 @@ from companion.vision.terra.features import (
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.model import HeightModel
 
+#: the most reading passes (the first with nothing hidden but the flags' heads)
+PASSES = 4
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,15 @@ def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndar
 
 def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palette, *,
            hidden: np.ndarray | None = None, forced: np.ndarray | None = None,
-           collect: list | None = None, passes: int = 2) -> HeightReading:
+           collect: list | None = None, passes: int = PASSES) -> HeightReading:
     """Read every square (see the module docstring). ``hidden``: pixels (crop coordinates)
     hidden from the start (the flags' heads). ``forced``: true heights for the occlusion, and
-    ``collect`` a list receiving (square, features): for fitting the scorer on ground truth."""
+    ``collect`` a list receiving (square, features): for fitting the scorer on ground truth.
+
+    Each pass reads every square under the occlusion of the previous pass's heights, until the
+    heights no longer change (at most ``passes``): a tower read taller in the second pass hides
+    more of the squares behind it, which must be read again under it, or what shows of that
+    tower's own side is taken for a block behind it."""
     if forced is not None:
         depth, limit = occlusion(geo, forced, smp.shape, smp.origin, hidden)
         return score_all(smp, model, palette, depth, limit, collect=collect)

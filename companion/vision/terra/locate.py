@@ -81,6 +81,12 @@ class Located:
 #: marker's black border, and the detector's default offset then joins the two into one dark
 #: region that is no square; a larger offset keeps only the marker's deep black
 FALLBACK_THRESHOLDS = (7.0, 20.0, 30.0, 40.0)
+#: fewer markers than this found on the half-size image (a board marker among them) sends the
+#: search to the full image too: markers far from the camera, or on paper the exposure clips
+#: white, can be too small or too faint for the half-size image, and of three one may be
+#: dropped as disagreeing; the two left fix the board's tilt poorly (a pose a few pixels off
+#: reads every tower a block too tall)
+ENOUGH_MARKERS = 4
 
 
 def _detector(subpixel: bool = False, threshold: float | None = None):
@@ -213,7 +219,8 @@ class BoardLocator:
 
     def _find(self, grey: np.ndarray, camera: CameraModel | None) -> dict[int, Detection]:
         """Markers 0–7: found on the half-size image (on the full one, with larger threshold
-        offsets in turn, when no board marker shows there: :data:`FALLBACK_THRESHOLDS`), their
+        offsets in turn, when no board marker shows there or too few markers in all:
+        :data:`FALLBACK_THRESHOLDS`, :data:`ENOUGH_MARKERS`), their
         corners moved to the full image's corner points, then refined along their edges."""
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(half)  # type: ignore[attr-defined]
@@ -223,7 +230,7 @@ class BoardLocator:
                 if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:
                     quads.setdefault(int(i), np.asarray(c, np.float64).reshape(4, 2) * 2.0 + 0.5)
         for fine in self._fine:
-            if any(i in BOARD_MARKER_IDS for i in quads):
+            if any(i in BOARD_MARKER_IDS for i in quads) and len(quads) >= ENOUGH_MARKERS:
                 break
             # markers too small for the half-size image, or touched by a tower: the full one
             corners, ids, _ = fine.detectMarkers(grey)  # type: ignore[attr-defined]

@@ -33,7 +33,8 @@ from companion.vision.frames import Frame
 from companion.vision.terra import flags as flagmod
 from companion.vision.terra import hands
 from companion.vision.terra.features import (
-    FEATURE_NAMES, Palette, Samples, estimate_top, paper_colours, sample, white_reference,
+    FEATURE_NAMES, Palette, Samples, estimate_top, occlusion, paper_colours, sample,
+    white_reference,
 )
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.heights import HeightReading, decode
@@ -49,8 +50,11 @@ MAX_CONF = 0.995
 SURE = 0.9
 CLEAR_SEEN = 0.3
 HIDDEN_SEEN = 0.5
-#: the confidence of a height remembered for a hidden square
+#: the confidence of a height remembered for a hidden square (or read against the memory)
 REMEMBERED_CONF = 0.5
+#: the memory's weight, as a prior probability on the height last seen, where the square is
+#: hidden now and read unsurely (the rest spread evenly over the other heights)
+REMEMBERED_PRIOR = 0.5
 #: the board's corners moving this far (px) between frames means the camera or the board moved
 MOVED_PX = 3.0
 #: a change no move explains, seen in this many still moments in a row, is lasting (the light,
@@ -130,7 +134,8 @@ class TerraReader:
         smp = sample(image, geo)
         white = white_reference(image, located.detections)
         top = estimate_top(smp)
-        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        heads = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        blobs, head_mask = heads.blobs, heads.mask
         first = hands.HandCheck(hands.smooth_patch(smp.grey, smp.grad, geo, smp.origin))
         if first.hand:
             return Reading(located, first)
@@ -157,6 +162,8 @@ class TerraReader:
         self._reference = (smp.grey, heights.heights.copy(), anchor)
         heights = self._remember(located, heights)
         placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
+        depth, limit = occlusion(geo, heights.heights, smp.shape, smp.origin)
+        placed += flagmod.partly_hidden(heads, placed, heights.heights, geo, smp.origin, depth, limit)
         return Reading(located, second, heights, tuple(placed))
 
     def _remember(self, located: Located, reading: HeightReading) -> HeightReading:
@@ -177,9 +184,20 @@ class TerraReader:
         hidden_now = reading.seen_all[rows, np.maximum(mem, 0)] < HIDDEN_SEEN
         use = known & hidden_now & (conf < SURE) & (heights != mem)
         for sq in np.nonzero(use)[0]:
-            heights[sq] = mem[sq]
+            # the memory is a prior, weighed with what shows now: a top seen at another height
+            # (blocks laid on the square, the new top in view though the old one is not) still
+            # wins, and is reported as read; where nothing decisive shows, the height last seen
+            # stays, with the memory's low confidence
+            prior = np.full(len(probs[sq]), (1.0 - REMEMBERED_PRIOR) / (len(probs[sq]) - 1))
+            prior[mem[sq]] = REMEMBERED_PRIOR
+            post = reading.probs[sq] * prior
+            best = int(np.argmax(post))
+            if best == heights[sq]:
+                continue
+            heights[sq] = best
             probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
-            probs[sq, mem[sq]] = REMEMBERED_CONF
+            probs[sq, best] = REMEMBERED_CONF
+        use &= heights == mem
         clear = (conf >= SURE) & (reading.seen_all[rows, heights] >= CLEAR_SEEN) & ~use
         # a sure reading that contradicts the memory of a square hidden now is what was reported:
         # the blocks moved while the square was hidden, and the memory is stale. Kept, a later
@@ -201,7 +219,8 @@ class TerraReader:
         smp: Samples = sample(image, geo)
         white = white_reference(image, located.detections)
         top = estimate_top(smp)
-        blobs, head_mask = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        heads = flagmod.find_heads(smp.bgr, white, self.colours, geo, smp.origin)
+        blobs, head_mask = heads.blobs, heads.mask
         palette = Palette(paper_colours(white), top, _centres(blobs))
         rows: list = []
         decode(smp, geo, self.model, palette, hidden=head_mask, forced=truth_heights, collect=rows)
