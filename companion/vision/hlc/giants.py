@@ -224,10 +224,14 @@ def _features(bgr: np.ndarray) -> np.ndarray:
     return np.concatenate([lg[:, [0]] - mean, lg[:, [2]] - mean, mean], axis=1) * _FEATURE_SCALE
 
 
+def _bare_table(bgr: np.ndarray, table) -> np.ndarray:
+    """Which of these pixels (N×3 BGR) the table's own model explains (lit or in shade): a
+    square of the table where a pawn stands shows mostly pawn, not table."""
+    return table.logp(_features(bgr)) > table.typical - _TABLE_SLACK
+
+
 def _bare_table_share(bgr: np.ndarray, table) -> float:
-    """The share of these pixels (N×3 BGR) that the table's own model explains (lit or in
-    shade): a square of the table where a pawn stands shows mostly pawn, not table."""
-    return float(np.mean(table.logp(_features(bgr)) > table.typical - _TABLE_SLACK))
+    return float(np.mean(_bare_table(bgr, table)))
 
 
 def _bare_wood_share(bgr: np.ndarray, wood) -> float:
@@ -313,9 +317,15 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
             return None
         q = px[seen].astype(np.float32).reshape(-1, 1, 2)
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
-        if table is not None and level == 0 and _bare_table_share(bgr, table) > _MAX_TABLE_SHARE:
-            return None
         agree, lightness = agreement(shaded, bgr, white)
+        if table is not None:
+            bare = _bare_table(bgr, table)
+            if level == 0 and float(bare.mean()) > _MAX_TABLE_SHARE:
+                return None
+            # a point the table's own model explains (a pawn on a cube shows the table behind
+            # it above the pawn's head's line when it is not there) says nothing for or
+            # against a pawn: it may be the table seen past the square as well as paint
+            agree, lightness = agree[~bare], lightness[~bare]
         votes, counts = colour_votes(shaded, agree, lightness)
         confs = np.where(counts >= _MIN_POINTS, votes / (counts + _DOUBT), 0.0)
         k = int(np.argmax(confs))
@@ -341,10 +351,10 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         # the giants found hide what stands behind them too (a pawn behind another shows the
         # front one's colour low down): the squares they hide part of are judged again on what
         # is left, each square leaving out only the other giants
-        hidden = _behind_giants(pts_all, camera, lattice, found, layout).reshape(len(cands), len(found), -1)
+        hidden = _behind_giants(pts_all, camera, lattice, found, layout).reshape(len(cands), -1, len(found))
         for i, (cell, level) in enumerate(cands):
             others = [g for g, f in enumerate(found) if (f.cell, f.level) != (cell, level)]
-            cover = hidden[i, others].any(axis=0) & seen_all[i] if others else None
+            cover = hidden[i][:, others].any(axis=1) & seen_all[i] if others else None
             if cover is not None and cover.any():
                 judged[i] = judge(i, seen_all[i] & ~cover)
         found = _best(judged)
@@ -368,8 +378,7 @@ def _best(judged: list[tuple[float, GiantReading] | None]) -> list[GiantReading]
 
 def _behind_giants(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
                    giants: list[GiantReading], layout: Layout, steps: int = 16) -> np.ndarray:
-    """Which table points (N×3, mm) each giant hides from the camera (N × giants, flattened
-    giant by giant per point): the ray from the point to the camera crosses the giant's pawn
+    """Which table points (N×3, mm) each giant hides from the camera (N × giants): the ray from the point to the camera crosses the giant's pawn
     (a cylinder of the kit's size on its square)."""
     r2 = (layout.giant_diameter / 2) ** 2
     d = camera[None, :] - points
