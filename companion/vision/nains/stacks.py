@@ -128,6 +128,8 @@ class _Levels:
         self.fitter = fitter
         self.cls = list(colour_classes)
         self.cache: dict = {}
+        #: each stone's flat faces as the picture lights them (see :meth:`faces`)
+        self.lit: dict = {}
 
     def level(self, stone: Stone, level: int, above: tuple[Stone, ...]):
         key = (stone, level, above[:2])
@@ -136,6 +138,7 @@ class _Levels:
             return hit
         X, vis = _visible(self.fitter, stone, level, above)
         n = float(vis.sum())
+        faces: tuple[tuple[np.ndarray, float, float], ...] = ()
         if n < 0.5:
             out = (self.cls[0], LEVEL_COST, 0.0, 0.0, 0.0)
         else:
@@ -150,7 +153,8 @@ class _Levels:
                 # is weak evidence for every colour, never evidence against the stone
                 vals = np.maximum(vals[:-1], vals[-1:] - SHADOW_DOUBT)
             m = (vals * wv).sum(axis=1) / wv.sum()
-            m = m - SHADE_WEIGHT * self._uneven(stone, Xv, wv, keep)
+            uneven, faces = self._uneven(stone, Xv, wv, keep)
+            m = m - SHADE_WEIGHT * uneven
             if stone.shape == "roof" and not above:
                 m = m - ROOF_DOUBT * (ridge(self.fitter, stone, level) < RIDGE_LEVEL)
             order = np.argsort(-m)
@@ -158,29 +162,78 @@ class _Levels:
             margin = float(m[b] - m[order[1]]) if len(m) > 1 else 9.0
             out = (self.cls[b], float(m[b]), margin, n / len(vis), n)
         self.cache[key] = out
+        self.lit[key] = faces
         return out
 
-    def _uneven(self, stone: Stone, Xv: np.ndarray, wv: np.ndarray, keep: np.ndarray) -> float:
+    def faces(self, stone: Stone, level: int, above: tuple[Stone, ...]
+              ) -> tuple[tuple[np.ndarray, float, float], ...]:
+        """The flat faces of a stone (as :meth:`level` saw them) that show enough points: each
+        face's outward normal, its points' weight and their mean lightness; and, last, the
+        weight they all share (what a stone's unevenness is divided by)."""
+        key = (stone, level, above[:2])
+        if key not in self.lit:
+            self.level(stone, level, above)
+        return self.lit[key]
+
+    def _uneven(self, stone: Stone, Xv: np.ndarray, wv: np.ndarray, keep: np.ndarray
+                ) -> tuple[float, tuple[tuple[np.ndarray, float, float], ...]]:
         """How unevenly lit the stone's flat faces look (0 without the picture's lightness): a
         face is evenly lit, so a shape that puts an edge inside one of its faces (a stack of
-        short stones laid over a long block lying towards the camera) is wrong."""
+        short stones laid over a long block lying towards the camera) is wrong. Also each
+        face's normal, weight and mean lightness, for :func:`_lit_alike`."""
         if self.fitter.L is None:
-            return 0.0
+            return 0.0, ()
         kk = self.fitter.stride
         idx = self.fitter._index(Xv, 0)
         pix = np.where(idx == len(self.fitter.table) - 1, len(self.fitter.L) - 1, idx // kk)
         L = self.fitter.L[pix]
-        groups = samples(stone.shape).face_group[keep]
+        S = samples(stone.shape)
+        groups = S.face_group[keep]
+        normals = S.face_normal[keep]
+        a = np.radians(stone.yaw)
+        rot = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
         total, weight = 0.0, 0.0
+        faces = []
         for g in np.unique(groups):
             sel = groups == g
             if sel.sum() < 3:
                 continue
             w = wv[sel]
-            mu = float((L[sel] * w).sum() / w.sum())
+            sw = float(w.sum())
+            mu = float((L[sel] * w).sum() / sw)
             total += float((w * (L[sel] - mu) ** 2).sum())
-            weight += float(w.sum())
-        return total / max(weight, 1e-9) / SHADE_SIGMA ** 2
+            weight += sw
+            normal = rot @ normals[sel].mean(axis=0)
+            faces.append((normal / max(float(np.linalg.norm(normal)), 1e-9), sw, mu))
+        return total / max(weight, 1e-9) / SHADE_SIGMA ** 2, tuple(faces)
+
+
+#: two faces whose normals' cosine is at least this face the same way (:func:`_lit_alike`)
+SAME_WAY = 0.95
+
+
+def _lit_alike(faces: list[tuple[np.ndarray, float, float]], colours: list[int], owner: list[int],
+               stones: int) -> np.ndarray:
+    """For each stone, how unlike the faces of its colour that face the same way on the other
+    stones of the stack its own are lit (in :meth:`_Levels._uneven`'s units): one light lights
+    faces of one colour turned one way alike, whether on one stone or on several. A column of
+    cubes imagined over a long block lying towards the camera shows this: its cubes' near
+    faces, all of one colour and turned one way, fall on the block's lit top and on its shaded
+    end alike."""
+    out = np.zeros(stones)
+    if len(faces) < 2:
+        return out
+    normals = np.array([f[0] for f in faces])
+    sw = np.array([f[1] for f in faces])
+    mu = np.array([f[2] for f in faces])
+    col = np.asarray(colours)[owner]
+    same = (normals @ normals.T >= SAME_WAY) & (col[:, None] == col[None, :])
+    group_mu = (same * (sw * mu)[None, :]).sum(axis=1) / (same * sw[None, :]).sum(axis=1)
+    spread = sw * (mu - group_mu) ** 2
+    weight = np.zeros(stones)
+    np.add.at(out, owner, spread)
+    np.add.at(weight, owner, sw)
+    return out / np.maximum(weight, 1e-9) / SHADE_SIGMA ** 2
 
 
 def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
@@ -191,18 +244,26 @@ def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
     it, the margin over the next colour, and the share of its points the camera sees."""
     levels = levels or _Levels(fitter, colour_classes)
     total = 0.0
-    chosen, means, margins, seen = [], [], [], []
+    chosen, means, margins, seen, counts = [], [], [], [], []
+    faces, owner = [], []
     for k, stone in enumerate(stones):
         c, m, g, share, n = levels.level(stone, base + k, tuple(stones[k + 1:]))
         chosen.append(c)
         means.append(m)
         margins.append(g)
         seen.append(share)
+        counts.append(n)
+        for f in levels.faces(stone, base + k, tuple(stones[k + 1:])):
+            faces.append(f)
+            owner.append(k)
+    unlike = _lit_alike(faces, chosen, owner, len(stones))
+    for k in range(len(stones)):
+        means[k] -= SHADE_WEIGHT * float(unlike[k])
         # a stone's evidence counts for as many points as the camera sees of it (up to a
         # face's worth), so a stone half hidden weighs less than one in full view; a stone the
         # camera cannot see at all is not free: nothing shows it is there
-        w = min(1.0, n / 12.0)
-        total += w * (m - LEVEL_COST) - (1.0 - w) * HIDDEN_COST
+        w = min(1.0, counts[k] / 12.0)
+        total += w * (means[k] - LEVEL_COST) - (1.0 - w) * HIDDEN_COST
     total += _ring(fitter, stones, background, chosen[-1] if chosen else background, base)
     return total, chosen, means, margins, seen
 
