@@ -276,13 +276,25 @@ def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return bgr / total[..., None], total
 
 
+def interior_level(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray) -> float:
+    """The mean grey level of the visible top interiors of ``squares``' hypotheses: what
+    normalises the edge contrasts of a hypothesis whose own interior is hidden (128 when no
+    interior shows)."""
+    sq = np.asarray(squares)
+    ok = visible(depth, smp.top_px[sq][:, :, :N_INNER], limit[sq], index=smp.top_idx[sq][:, :, :N_INNER])
+    g, n = _mean(smp.top_g[sq][:, :, :N_INNER], ok, 2)
+    return float(g[n > 0].mean()) if (n > 0).any() else 128.0
+
+
 def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray,
-             palette: Palette, *, seen: np.ndarray | None = None) -> np.ndarray:
+             palette: Palette, *, seen: np.ndarray | None = None, level: float | None = None
+             ) -> np.ndarray:
     """Feature vectors (len(squares), NH, NF) of the given squares under the occlusion image
     (``limit``: each square's, see :func:`visible`). ``seen`` (len(squares) × NH), when given,
     receives the visible share of every height's top interior, the board's square for height 0
     included (the feature ``inner_seen`` is 0 there, the scorer reads an empty square by
-    other cues)."""
+    other cues). ``level``: :func:`interior_level` of every square under this occlusion, when
+    only some squares are read again (it is computed from ``squares`` otherwise)."""
     sq = np.asarray(squares)
     lim = limit[sq]
     scale = smp.grad_scale
@@ -303,7 +315,9 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     g_e = g[:, :, N_INNER:].reshape(S, NH, -1, len(_ACROSS))
     m_e = m[:, :, N_INNER:].reshape(S, NH, -1, len(_ACROSS))
     ref = np.where(n_i > 0, inner_g, np.nan)
-    norm = np.nan_to_num(ref, nan=np.nanmean(ref) if np.isfinite(ref).any() else 128.0)[:, :, None] + 8.0
+    if level is None:
+        level = float(np.nanmean(ref)) if np.isfinite(ref).any() else 128.0
+    norm = np.nan_to_num(ref, nan=level)[:, :, None] + 8.0
     edge_grad, n_e = _mean(m_e[..., EDGE_AT], ok_e, 2)
     border_grad, _ = _mean(m_e[..., BORDER_AT], ok_e, 2)
     gap_contrast, _ = _mean((g_e[..., 1] - g_e[..., BORDER_AT]) / norm, ok_e, 2)

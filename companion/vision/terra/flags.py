@@ -190,19 +190,26 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
                                [head_centre_z(int(h)) for h in heights]])
     predicted = (geo.project(centres) - np.asarray(origin, float) - 0.5) / 2.0   # half-size px
     shape = next(iter(heads.maps.values())).shape
-    covered = np.zeros(shape, bool)
-    ppm = geo.px_per_mm(150.0) / 2
-    r_found = HEAD_DIAMETER / 2 * ppm
-    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
-    for b in heads.blobs:
-        bx, by = (b.centre[0] - 0.5) / 2.0, (b.centre[1] - 0.5) / 2.0
-        covered |= (xx - bx) ** 2 + (yy - by) ** 2 <= r_found ** 2
+    covered8 = np.zeros(shape, np.uint8)
+    r_found = HEAD_DIAMETER / 2 * geo.px_per_mm(150.0) / 2
+    for b in heads.blobs:  # heads found cover what lies behind them (drawn at 1/16 px)
+        centre = (int(round((b.centre[0] - 0.5) / 2.0 * 16)), int(round((b.centre[1] - 0.5) / 2.0 * 16)))
+        cv2.circle(covered8, centre, int(round(r_found * 16)), 1, -1, cv2.LINE_8, 4)
+    covered = covered8 > 0
+    radii = np.array([HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(int(h))) / 2 for h in heights])
+    # only heads part of whose disc is hidden: test the centre and eight points of the rim first
+    ring = np.array([[0.0, 0.0]] + [[np.cos(a), np.sin(a)] for a in np.arange(8) * np.pi / 4])
+    pts = predicted[:, None, :] + 0.8 * radii[:, None, None] * ring[None, :, :]
+    px = np.clip(np.round(2 * pts).astype(int), 0, [depth.shape[1] - 1, depth.shape[0] - 1])
+    hid = (depth[px[..., 1], px[..., 0]] < limit[:, None]) | covered[
+        np.clip(np.round(pts[..., 1]).astype(int), 0, shape[0] - 1),
+        np.clip(np.round(pts[..., 0]).astype(int), 0, shape[1] - 1)]
     out: list[FlagReading] = []
-    for s in sq:
+    for s in np.nonzero(hid.any(axis=1) & ~hid.all(axis=1))[0]:
         cell = (int(s % SIZE), int(s // SIZE))
         if cell in taken:
             continue
-        radius = HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(int(heights[s]))) / 2
+        radius = radii[s]
         r = int(np.ceil(radius))
         cx, cy = predicted[s]
         x0, y0 = int(np.floor(cx)) - r, int(np.floor(cy)) - r

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.terra.features import (
-    NH, NSQ, Palette, Samples, features, occlusion,
+    NH, NSQ, Palette, Samples, features, interior_level, occlusion, visible,
 )
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.model import HeightModel
@@ -52,17 +52,34 @@ def _softmax(score: np.ndarray) -> np.ndarray:
 
 
 def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndarray,
-              limit: np.ndarray, *, collect: list | None = None) -> HeightReading:
-    """Every square's height probabilities under one occlusion image."""
-    sq = np.arange(NSQ)
-    seen = np.zeros((NSQ, NH))
-    F = features(smp, sq, depth, limit, palette, seen=seen)
+              limit: np.ndarray, *, collect: list | None = None,
+              previous: HeightReading | None = None, squares: np.ndarray | None = None
+              ) -> HeightReading:
+    """Every square's height probabilities under one occlusion image; with ``previous`` and
+    ``squares``, only those squares are scored again, the others keep ``previous``'s."""
+    sq = np.arange(NSQ) if squares is None else np.asarray(squares)
+    seen = np.zeros((len(sq), NH))
+    level = None if squares is None else interior_level(smp, np.arange(NSQ), depth, limit)
+    F = features(smp, sq, depth, limit, palette, seen=seen, level=level)
     if collect is not None:
         collect.extend(zip(sq.tolist(), F))
-    raw = model.scorer(F)
+    raw_sq = model.scorer(F)
+    if previous is None:
+        raw, seen_all = raw_sq, seen
+    else:
+        raw, seen_all = previous.raw.copy(), previous.seen_all.copy()
+        raw[sq], seen_all[sq] = raw_sq, seen
     probs = _softmax(raw)
     best = np.argmax(probs, axis=1)
-    return HeightReading(best, probs, seen[sq, best], raw, seen)
+    return HeightReading(best, probs, seen_all[np.arange(NSQ), best], raw, seen_all)
+
+
+def _visibility(smp: Samples, depth: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """Which sample points of every square show under an occlusion image (one row a square):
+    a square whose row is unchanged from one pass to the next reads the same."""
+    top = visible(depth, smp.top_px, limit, index=smp.top_idx).reshape(NSQ, -1)
+    side = visible(depth, smp.side_px, limit, index=smp.side_idx).reshape(NSQ, -1)
+    return np.concatenate([top, side], axis=1)
 
 
 def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palette, *,
@@ -81,9 +98,16 @@ def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palett
         return score_all(smp, model, palette, depth, limit, collect=collect)
     depth, limit = occlusion(geo, np.zeros(NSQ, np.int64), smp.shape, smp.origin, hidden)
     reading = score_all(smp, model, palette, depth, limit)
+    shown = _visibility(smp, depth, limit)
     for _ in range(passes - 1):
         depth, limit = occlusion(geo, reading.heights, smp.shape, smp.origin, hidden)
-        again = score_all(smp, model, palette, depth, limit)
+        now = _visibility(smp, depth, limit)
+        changed = np.nonzero((now != shown).any(axis=1))[0]
+        shown = now
+        if not len(changed):
+            break
+        # only squares whose view changed are read again: the rest would read the same
+        again = score_all(smp, model, palette, depth, limit, previous=reading, squares=changed)
         done = np.array_equal(again.heights, reading.heights)
         reading = again
         if done:
