@@ -20,14 +20,21 @@ steps keep it quick:
 * **decide**: the shortlisted faces are compared at full resolution, a pixel either way, by the
   squared difference over the visible pixels, the faces blurred first as much as the camera
   blurs the card (a face enrolled sharper than the camera sees the table would otherwise be
-  penalised for its detail). The best face is the reading; how much better it is than the next
-  gives the confidence.
+  penalised for its detail); the likeliest faces of three designs each at the blur and shift
+  that suit it best. The band along the card's own edge is left out (blurred into what the card
+  lies on, it says more about a half-millimetre's misplacement than about the drawing). The
+  best face is the reading; how much better it is than the next gives the confidence.
+
+Each channel is fitted with its own brightness and contrast, so an olive field and a green one
+look alike to the drawing's comparison. Once the frame's *tint* is known (:func:`tint_of`: how
+the sure readings' colours differ from their faces'), :meth:`CardMatcher.decide` weighs each
+face's mean colour too (:data:`COLOUR_WEIGHT`), among the faces the drawing shortlisted.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import cv2
@@ -48,6 +55,16 @@ ALIGN_TURNS = (-3.0, -1.5, 0.0, 1.5, 3.0)
 ALIGN_SHIFT_MM = 6.0
 #: faces kept after the shortlist
 SHORTLIST = 6
+#: how much the mean colour's misfit (:func:`colour_misfit`) weighs beside the drawing's
+#: (mean squared difference a pixel) once the frame's tint is known, per misfit as large as
+#: the frame's sure readings show (:attr:`Tint.noise`): a face whose colour is off by ten
+#: times that pays 0.02, about what a digit's drawing costs a face at a camera's millimetre
+#: a pixel. On the rendered corpus, where cards are enrolled through another camera than the
+#: one reading them, colours are far less sure than drawings: weighed more, they cost cards
+COLOUR_WEIGHT = 0.002
+#: of the shortlist, the likeliest faces of this many designs are each compared at the blur and
+#: shift that suit them best
+REFINE = 3
 #: the camera's blur (in its own pixels) beyond the pixel's footprint, for matching blurs
 CAMERA_BLUR_PX = 1.1
 #: the blurs (their pixels) faces are kept at, and the extra blur tried beyond what the
@@ -64,6 +81,11 @@ GAP_SCALE = 5.0
 BORDER_MM = 3.0
 RING_MM = 6.0
 EDGE_MM = 1.0
+#: the band along the card's own edge (mm) the decision leaves out: at a camera's millimetre
+#: a pixel, blurred, it is half card and half what the card lies on, and half a millimetre of
+#: misplacement there weighs more than the drawing of a digit (a lone olive 8 fitted a green
+#: 5 better through its edges alone)
+DECIDE_EDGE_MM = 2.0
 #: the card's frame must fit a cut-out at least this well (normalised correlation) for it to
 #: hold a card at all
 MIN_ALIGN = 0.2
@@ -104,6 +126,28 @@ class FaceMatch:
     shift: tuple[float, float] = (0.0, 0.0)
     visible_px: int = 0
     explained: float = 0.0
+    #: how many pixels the drawings were compared on, the share a reading must explain, the
+    #: faces it was decided among, and whether the frame's tint weighed their colours
+    compared_px: int = 0
+    floor: float = MIN_EXPLAINED
+    alternatives: tuple["Alternative", ...] = ()
+    tinted: bool = False
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A face a card was compared with at the place that suits it: its drawing's misfit away
+    from the card's edge (``score``), its ``mse`` and ``explained`` share over every visible
+    pixel, the ``shift`` (mm), and the mean colour of the card (``mean_q``) and of the face
+    (``mean_f``) there, each divided by its own white."""
+
+    name: str
+    score: float
+    mse: float
+    explained: float
+    shift: tuple[float, float]
+    mean_q: np.ndarray = field(repr=False)
+    mean_f: np.ndarray = field(repr=False)
 
 
 def features(bgr: np.ndarray, white: np.ndarray | None = None) -> np.ndarray:
@@ -235,7 +279,8 @@ class CardMatcher:
     # -- matching -------------------------------------------------------------------------------
 
     def match(self, crop: np.ndarray, visible: np.ndarray, camera_ppm: float,
-              candidates: Sequence[str] | None = None, *, must_hold: bool = False) -> FaceMatch:
+              candidates: Sequence[str] | None = None, *, must_hold: bool = False,
+              tint: Tint | None = None) -> FaceMatch:
         """Read the card in ``crop``: a BGR cut-out at :data:`CANON_PPM`, upright, the card's
         nominal place in its middle with :data:`ALIGN_SHIFT_MM` of margin all round;
         ``visible`` (H × W, the card's own size) marks the card's pixels that show;
@@ -301,8 +346,10 @@ class CardMatcher:
         # decide: the blur, then the shift (half a millimetre either way), that best fit the
         # first face of the shortlist; then every shortlisted face there. Compared at half
         # resolution: the camera sees about a pixel a millimetre, finer pixels add nothing.
-        vis_h = (_down(vis.astype(np.float32), 2) > 0.99)
+        vis_h = _down(vis.astype(np.float32), 2) > 0.99
         sel = vis_h.ravel()
+        # the pixels the decision weighs: those the card's own edge does not blur
+        sub = (vis_h & _inner(vis.shape, DECIDE_EDGE_MM, 2)).ravel()[sel]
 
         def window(sx: int, sy: int) -> tuple[np.ndarray, np.ndarray | None]:
             win = _down(turned[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w], 2).reshape(-1, 3)[sel]
@@ -311,40 +358,92 @@ class CardMatcher:
             k = _down(keep[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w].astype(np.float32), 2)
             return win, (k > 0.99).reshape(-1, 3)[sel].astype(np.float32)
 
-        win0, w0 = window(0, 0)
-        fits = []
-        for extra in BLUR_STEPS:
-            bt = blur_t + extra
-            first = self.templates(bt).half[short[0]].reshape(-1, 3)[sel][None]
-            fits.append((float(residuals(win0, first, w0)[0]), bt))
-        bt = min(fits)[1]
-        half = self.templates(bt).half
-        first = half[short[0]].reshape(-1, 3)[sel][None]
-        best = (fits and min(fits)[0], 0, 0)
-        for sy in (-1, 0, 1):
-            for sx in (-1, 0, 1):
-                if sx == 0 and sy == 0:
-                    continue
-                win, wts = window(sx, sy)
-                err = float(residuals(win, first, wts)[0])
-                if err < best[0]:
-                    best = (err, sx, sy)
-        _, sx, sy = best
+        def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray) -> np.ndarray:
+            """How badly each face's drawing (K × N × 3) fits, away from the card's edge."""
+            return residuals(win[sub], faces[:, sub], None if wts is None else wts[sub])
+
+        def place(i: int) -> tuple[float, float, int, int]:
+            """(score, blur, sx, sy): the blur, then the shift, that best fit face ``i``."""
+            win0, w0 = window(0, 0)
+            fits = []
+            for extra in BLUR_STEPS:
+                bt = blur_t + extra
+                face = self.templates(bt).half[i].reshape(-1, 3)[sel][None]
+                fits.append((float(scores(win0, w0, face)[0]), bt))
+            err0, bt = min(fits)
+            face = self.templates(bt).half[i].reshape(-1, 3)[sel][None]
+            best = (err0, bt, 0, 0)
+            for sy in (-1, 0, 1):
+                for sx in (-1, 0, 1):
+                    if sx == 0 and sy == 0:
+                        continue
+                    win, wts = window(sx, sy)
+                    err = float(scores(win, wts, face)[0])
+                    if err < best[0]:
+                        best = (err, bt, sx, sy)
+            return best
+
+        # every shortlisted face at the place that best fits the first; then the likeliest
+        # faces of different designs each at its own place (a pixel's shift or a blur step
+        # that suits one face can cost another more than the drawings differ)
+        placed = {short[0]: place(short[0])}
+        _, bt, sx, sy = placed[short[0]]
         win, wts = window(sx, sy)
-        errs = residuals(win, np.stack([half[i].reshape(-1, 3)[sel] for i in short]), wts)
-        ranked = sorted(zip(errs.tolist(), short))
-        mse, i1 = ranked[0]
-        design = self.twins.get(self.names[i1], self.names[i1])
-        others = [(e, i) for e, i in ranked[1:]
-                  if self.twins.get(self.names[i], self.names[i]) != design]
-        runner, r_mse = (self.names[others[0][1]], others[0][0]) if others else (None, float("inf"))
-        shift = ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM)
-        n_cmp = int(sel.sum())
-        explained = 1.0 - mse / max(query_variance(win, wts), 1e-9)
-        if explained < (MUST_HOLD_EXPLAINED if must_hold else MIN_EXPLAINED):
-            return FaceMatch(None, 0.0, mse, self.names[i1], mse, turn, shift, n_vis, explained)
-        conf = confidence(explained, mse, r_mse, n_cmp)
-        return FaceMatch(self.names[i1], conf, mse, runner, r_mse, turn, shift, n_vis, explained)
+        half = self.templates(bt).half
+        errs = scores(win, wts, np.stack([half[i].reshape(-1, 3)[sel] for i in short]))
+        designs: list[str] = []
+        for e, i in sorted(zip(errs.tolist(), short)):
+            d = self.twins.get(self.names[i], self.names[i])
+            if d in designs:
+                continue
+            designs.append(d)
+            if i not in placed:
+                placed[i] = place(i)
+            if len(designs) == REFINE:
+                break
+        alternatives = []
+        for i, (score, bt, sx, sy) in placed.items():
+            win, wts = window(sx, sy)
+            face = self.templates(bt).half[i].reshape(-1, 3)[sel]
+            # how much of the cut-out the face explains, over every visible pixel (what tells
+            # a card from bare table or a hand)
+            mse = float(residuals(win, face[None], wts)[0])
+            explained = 1.0 - mse / max(query_variance(win, wts), 1e-9)
+            k = None if wts is None else wts[sub]
+            alternatives.append(Alternative(self.names[i], score, mse, explained,
+                                            ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM),
+                                            _mean(win[sub], k), _mean(face[sub], k)))
+        floor = MUST_HOLD_EXPLAINED if must_hold else MIN_EXPLAINED
+        got = FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis, compared_px=int(sub.sum()),
+                        floor=floor, alternatives=tuple(sorted(alternatives, key=lambda a: a.score)))
+        return self.decide(got, tint)
+
+    def decide(self, match: FaceMatch, tint: Tint | None = None) -> FaceMatch:
+        """The reading among a match's :attr:`~FaceMatch.alternatives`: the face whose drawing
+        fits best, or, given the frame's ``tint`` (:func:`tint_of`), whose drawing and colour
+        together fit best (:data:`COLOUR_WEIGHT`). A match with no alternatives is returned
+        as it is."""
+        alts = match.alternatives
+        if not alts:
+            return match
+        if tint is not None:
+            # only among the faces that could be the reading at all
+            alts = tuple(a for a in alts if a.explained >= match.floor) or alts
+        # the card's colour where its drawing fits best, the same for every face (faces
+        # printed alike then differ in drawing alone)
+        seen = min(alts, key=lambda a: a.score).mean_q
+        scored = sorted(((a.score + (COLOUR_WEIGHT * colour_misfit(seen, a.mean_f, tint.gains) / tint.noise
+                                     if tint is not None else 0.0), a) for a in alts),
+                        key=lambda t: t[0])
+        score, best = scored[0]
+        design = self.twins.get(best.name, best.name)
+        others = [(e, a) for e, a in scored[1:] if self.twins.get(a.name, a.name) != design]
+        base = replace(match, mse=best.mse, shift=best.shift, explained=best.explained, tinted=tint is not None)
+        if best.explained < match.floor:
+            return replace(base, name=None, conf=0.0, runner_up=best.name, runner_mse=best.mse)
+        runner, r_mse = (others[0][1].name, best.mse + others[0][0] - score) if others else (None, float("inf"))
+        conf = confidence(best.explained, best.mse, r_mse, match.compared_px)
+        return replace(base, name=best.name, conf=conf, runner_up=runner, runner_mse=r_mse)
 
     def _align(self, feats: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
         """How well, and with what turn (degrees) and shift (full-resolution pixels), the
@@ -419,6 +518,16 @@ class CardMatcher:
         return ring * (_down(vis.astype(np.float32), 2) > 0.99)
 
 
+def _inner(shape: tuple[int, ...], edge_mm: float, k: int) -> np.ndarray:
+    """The pixels of a card-sized mask (``shape`` at :data:`CANON_PPM`) seen at 1/``k`` of
+    the resolution that lie at least ``edge_mm`` in from the card's edge."""
+    h, w = shape[0] // k, shape[1] // k
+    e = int(round(edge_mm * CANON_PPM / k))
+    out = np.zeros((h, w), bool)
+    out[e:h - e, e:w - e] = True
+    return out
+
+
 def _frame_template(shape: tuple[int, int]) -> np.ndarray:
     """What every card's frame looks like in whiteness at half resolution: white paper for
     :data:`BORDER_MM`, then a darker field."""
@@ -454,6 +563,67 @@ def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None =
     gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
     resid = vq[None, :] - gain * cov
     return resid.sum(axis=1) / max(float(len(query)), 1.0)
+
+
+def _mean(px: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+    """The mean of each channel of ``px`` (N × 3) over the pixels ``weights`` keeps."""
+    if weights is None:
+        return px.mean(axis=0)
+    return (px * weights).sum(axis=0) / np.maximum(weights.sum(axis=0), 1.0)
+
+
+def colour_misfit(mean_q: np.ndarray, mean_f: np.ndarray, gains: np.ndarray | None = None) -> float:
+    """How far a face's mean colour (``mean_f``, divided by its white), seen through the
+    frame's tint (``gains``, per channel), is from the card's (``mean_q``), once one exposure common
+    to the channels is fitted: the squared difference summed over the channels (feature units
+    squared, like :func:`residuals` a pixel). :func:`residuals` fits each channel's brightness
+    and contrast apart, so it cannot tell an olive field from a green one; their colours can."""
+    f = np.asarray(mean_f, np.float64) * (1.0 if gains is None else np.asarray(gains, np.float64))
+    q = np.asarray(mean_q, np.float64)
+    s = float(f @ q) / max(float(f @ f), 1e-12)
+    return float(((q - s * f) ** 2).sum())
+
+
+#: readings this sure tell the frame's tint, and at least this many of them are needed
+TINT_CONF = 0.9
+TINT_MIN = 3
+#: the least colour misfit a frame's tint is credited with (feature units squared): below it,
+#: the faces' own enrolment noise
+TINT_NOISE_FLOOR = 0.002
+
+
+@dataclass(frozen=True)
+class Tint:
+    """How a frame's cards' colours differ from the enrolled faces' (``gains``, per channel)
+    and how closely its sure readings follow that (``noise``: their median
+    :func:`colour_misfit`)."""
+
+    gains: np.ndarray
+    noise: float
+
+
+def tint_of(matches: Sequence[FaceMatch]) -> Tint | None:
+    """The frame's tint: how the cards' colours (divided by their own white) differ, channel
+    by channel, from those of the faces enrolled, once exposure is set aside, and how surely.
+    Each white reference is only nearly white (light falls on a card and on the enrolled faces
+    with its own colour and gradients, and a camera's colours are not quite linear), so an
+    olive field may look a little greener on the table than when enrolled; every card of a
+    frame shows much the same shift, more closely the more evenly the frame is lit and the
+    more alike the camera saw the table and the enrolled cards. The median over the sure
+    readings (None with fewer than :data:`TINT_MIN`)."""
+    sure = []
+    for m in matches:
+        if m.name is None or m.conf < TINT_CONF:
+            continue
+        a = next((a for a in m.alternatives if a.name == m.name), None)
+        if a is not None:
+            sure.append(a)
+    if len(sure) < TINT_MIN:
+        return None
+    ratios = np.array([np.log(np.maximum(a.mean_q, 1e-6) / np.maximum(a.mean_f, 1e-6)) for a in sure])
+    gains = np.exp(np.median(ratios - ratios.mean(axis=1, keepdims=True), axis=0))
+    noise = float(np.median([colour_misfit(a.mean_q, a.mean_f, gains) for a in sure]))
+    return Tint(gains, max(noise, TINT_NOISE_FLOOR))
 
 
 def query_variance(query: np.ndarray, weights: np.ndarray | None = None) -> float:

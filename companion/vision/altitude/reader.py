@@ -29,7 +29,7 @@ from calibration.boards import TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
 from companion.vision.altitude import hands
-from companion.vision.altitude.faces import BACK, CardMatcher
+from companion.vision.altitude.faces import BACK, CardMatcher, Tint, tint_of
 from companion.vision.altitude.layout import (
     DEFAULT_LAYOUT, GAME, SEATS, AltitudeLayout, card_corners, load_layout,
 )
@@ -79,6 +79,8 @@ class AltitudeReader:
     twins: dict[str, str] | None = None
     matcher: CardMatcher = field(init=False)
     locator: TableLocator = field(init=False)
+    #: the last frame's tint (see :meth:`_recolour`)
+    _tint: Tint | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.cards, CardMatcher):
@@ -125,8 +127,44 @@ class AltitudeReader:
             row = read_kept(image, view, lay.seat(s), lay, self.matcher)
             if row:
                 kept.append((s, tuple(row)))
+        mountains, discard, deck, kept = self._recolour(mountains, discard, deck, kept)
         check = self._hand_check(image, view, mountains, discard, deck, kept)
         return Reading(located, check, mountains, discard, deck, tuple(kept))
+
+    def _recolour(self, mountains: tuple[MountainReading, ...], discard: FoundCard | None,
+                  deck: FoundCard | None, kept: list[tuple[str, tuple[FoundCard, ...]]]
+                  ) -> tuple[tuple[MountainReading, ...], FoundCard | None, FoundCard | None,
+                             list[tuple[str, tuple[FoundCard, ...]]]]:
+        """Every card decided again with its colours weighed beside its drawing, through the
+        frame's tint (:func:`~companion.vision.altitude.faces.tint_of`, from the sure readings
+        of this frame, or of the last frame that had enough of them: the camera and the light
+        stay). Two cards drawn alike on fields of near colours (an olive 8, a green 5) differ
+        by less in drawing than the camera's blur; their colours tell them apart once the
+        shift every card of the frame shows is known."""
+        singles = [f for f in (discard, deck) if f is not None] + [f for _, row in kept for f in row]
+        matches = [c.match for m in mountains for c in m.cards] + [f.match for f in singles if f.match]
+        tint = tint_of(matches)
+        if tint is None:
+            tint = self._tint
+        else:
+            self._tint = tint
+        if tint is None:
+            return mountains, discard, deck, kept
+
+        def again(f: FoundCard | None) -> FoundCard | None:
+            if f is None or f.match is None:
+                return f
+            return replace(f, match=self.matcher.decide(f.match, tint))
+
+        out = []
+        for m in mountains:
+            cards = []
+            for c in m.cards:
+                got = self.matcher.decide(c.match, tint)
+                cards.append(replace(c, card=got.name, conf=got.conf, match=got) if got.name else c)
+            out.append(replace(m, cards=tuple(cards)))
+        return (tuple(out), again(discard), again(deck),
+                [(seat, tuple(again(f) for f in row)) for seat, row in kept])
 
     def _hand_check(self, image: np.ndarray, view: View, mountains: Iterable[MountainReading],
                     discard: FoundCard | None, deck: FoundCard | None,
