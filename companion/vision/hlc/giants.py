@@ -7,7 +7,8 @@ the colour model, white-referenced on the markers' paper. Only the points the ca
 past the mountain count: a pawn is judged by the part of it that shows.
 
 A pawn's side turned from the light shows its paint darker, not another colour: the same
-reflectance times a smaller share of the light. In L*a*b* that is ``L* + 16`` and ``(a*, b*)``
+reflectance times a smaller share of the light (a white one's side is grey, which says nothing:
+:data:`UNTOLD`). In L*a*b* that is ``L* + 16`` and ``(a*, b*)``
 shrinking together (the cube root of a scaled tristimulus), so each chromatic colour of the model
 (and the cubes' wood) is also given in shade (:func:`shaded_model`); a red pawn's dark side is then red, not the brown
 it would otherwise be nearer to, and a yellow one's is not wood. A side in deep shade (a light
@@ -62,10 +63,10 @@ _NEUTRAL_CHROMA = 12.0
 #: the colours given in shade: the giants' and the cubes' wood (a cube's side in shade is not a
 #: yellow pawn's); the brown of the background is already dark, and in shade it would be black
 _SHADED_COLOURS = tuple(GIANT_COLOURS) + ("wood",)
-#: colours of the model that are another's shade: white paint turned from the light is grey
-#: (its side comes out near L* 45 against 99 on its top, where the model's grey is); what else
-#: is grey on a giant's square, the table, is told by the table's own model
-SHADE_OF = {"grey": "white"}
+#: colours of the model that anything neutral takes in shade: white paint turned from the light
+#: is grey (its side comes out near L* 45 against 99 on its top), and so is a pale cube's side
+#: or the table in a shadow; a point of this colour says nothing for or against any giant
+UNTOLD = ("grey",)
 #: L* (white-referenced) under which a pixel is too dark to show a hue: only a dark colour's
 #: (black's) evidence (see :func:`colour_votes`)
 DARK_L = 22.0
@@ -127,9 +128,8 @@ def shaded_model(model: ColourModel) -> ShadedModel:
         return hit[1]
     means, covs, base = [], [], []
     for k, (name, mu, cov) in enumerate(zip(model.names, model.means, model.covs)):
-        of = SHADE_OF.get(name)
         means.append(mu), covs.append(cov)
-        base.append(model.names.index(of) if of in model.names else k)
+        base.append(k)
         if name not in _SHADED_COLOURS:
             continue
         # a neutral colour's shade is a darker neutral: only the half-lit one, between the lit
@@ -170,8 +170,10 @@ def colour_votes(shaded: ShadedModel, agree: np.ndarray, lightness: np.ndarray
     how many those are. A point darker than :data:`DARK_L` is judged only by the dark colours
     (black): so deep a shade keeps no hue (a red, blue or white pawn's side away from a
     light overhead comes out near L* 5–17, where black is), and says nothing for or against
-    a colour it cannot show; a dark colour is judged on every point."""
-    light = lightness >= DARK_L
+    a colour it cannot show; a dark colour is judged on every point. A point of an
+    :data:`UNTOLD` colour is judged by none."""
+    untold = [k for k, name in enumerate(shaded.names) if name in UNTOLD]
+    light = (lightness >= DARK_L) & ~np.isin(agree.argmax(axis=1), untold)
     votes = agree[light].sum(axis=0)
     counts = np.full(len(shaded.names), float(light.sum()))
     votes[shaded.dark] = agree[:, shaded.dark].sum(axis=0)
