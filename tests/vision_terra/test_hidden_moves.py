@@ -54,3 +54,32 @@ def test_a_sure_reading_is_not_explained_away_as_a_hidden_take():
     seen = _remembered(GAME.expected_observation(after), "g7", state.heights[board.parse_square("g7")],
                        conf=0.95)
     assert all(c.move != move for c in GAME.candidates(state, seen))
+
+
+def test_a_stale_sighting_of_a_hidden_square_is_no_block_laid():
+    # after step 4 (the take from g7 settled), the reader still reports g7 at the height it last
+    # saw there, unsurely; step 5 is an illegal take of two blocks from neutral yellow squares:
+    # the old sighting of g7 is no block laid there, and the take is named for the rule it breaks
+    state, move = _before(5)
+    after = GAME.apply(state, move)
+    assert after.heights[board.parse_square("g7")] == 0
+    seen = _remembered(GAME.expected_observation(after), "g7", 1)
+    best = GAME.candidates(state, seen)[0]
+    assert best.move == move
+    assert not best.verdict.legal and best.verdict.rule.id == "tt.take.one-foreign"
+
+
+def test_a_flag_walked_onto_a_square_the_camera_cannot_see_is_counted_there():
+    # step 20: red walks a flag from b4 onto d2, whose top a taller tower hides: the camera sees
+    # the flag leave and arrive nowhere, and d2 reported unsurely at an old height
+    state, move = _before(20)
+    after = GAME.apply(state, move)
+    d2 = board.parse_square("d2")
+    assert (d2, "red") in after.flags
+    ideal = GAME.expected_observation(after)
+    shown = dataclasses.replace(ideal, pieces=tuple(
+        p for p in ideal.pieces if not (p.kind == "flag" and p.cell == board.xy(d2))))
+    seen = _remembered(shown, "d2", 1)
+    best, *rest = GAME.candidates(state, seen)
+    assert best.move == move and best.verdict.legal and best.complete
+    assert all(c.rank > best.rank + 2.0 for c in rest)
