@@ -242,7 +242,7 @@ def occlusion(geo: BoardGeometry, heights: np.ndarray, shape: tuple[int, int], o
         limit[wave] = w + 1
     tall = np.nonzero(np.asarray(heights) > 0)[0]
     if len(tall):
-        corners = np.stack([geo.tower_corners(int(s), int(heights[s])) for s in tall])
+        corners = geo.towers_corners(tall, np.asarray(heights)[tall])
         px = np.round((geo.project(corners) - np.array(origin, float)) * 16).astype(np.int32)
         hulls = {int(s): cv2.convexHull(px[k]) for k, s in enumerate(tall)}
         for w in range(len(waves) - 1, -1, -1):

@@ -30,10 +30,12 @@ class BoardGeometry:
     view: View
     _R: np.ndarray = field(init=False, repr=False)
     _t: np.ndarray = field(init=False, repr=False)
+    _waves: list = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_R", self.view.pose.R)
         object.__setattr__(self, "_t", self.view.pose.t)
+        object.__setattr__(self, "_waves", [])
 
     @property
     def camera_position(self) -> np.ndarray:
@@ -110,7 +112,12 @@ class BoardGeometry:
 
     def wavefronts(self) -> list[list[int]]:
         """Squares grouped by grid distance from the camera's foot, nearest first (see the
-        module docstring)."""
+        module docstring). Computed once per pose: every occlusion image of a frame needs it."""
+        if not self._waves:
+            self._waves.extend(self._wavefronts())
+        return [list(w) for w in self._waves]
+
+    def _wavefronts(self) -> list[list[int]]:
         fx, fy = self.foot / SQUARE_MM
         keys: dict[float, list[int]] = {}
         for sq in range(SIZE * SIZE):
@@ -119,6 +126,18 @@ class BoardGeometry:
             dy = max(y - fy, 0.0, fy - (y + 1))
             keys.setdefault(round(dx + dy, 6), []).append(sq)
         return [keys[k] for k in sorted(keys)]
+
+    def towers_corners(self, squares: np.ndarray, heights: np.ndarray) -> np.ndarray:
+        """:meth:`tower_corners` of many towers at once (len × 8 × 3)."""
+        sq = np.asarray(squares)
+        cx = (sq % SIZE + 0.5) * SQUARE_MM
+        cy = (sq // SIZE + 0.5) * SQUARE_MM
+        half = BLOCK_MM / 2
+        dx = np.array([-half, half, half, -half] * 2)
+        dy = np.array([-half, -half, half, half] * 2)
+        top = np.asarray(heights, float)[:, None] * BLOCK_MM
+        z = np.concatenate([np.zeros((len(sq), 4)), np.repeat(top, 4, axis=1)], axis=1)
+        return np.stack([cx[:, None] + dx, cy[:, None] + dy, z], axis=2)
 
     def tower_corners(self, square: int, height: int) -> np.ndarray:
         """The 8 board-frame corners of a tower's box (nominal place)."""

@@ -217,11 +217,13 @@ def towers_mask(shape: tuple[int, int], geo: BoardGeometry, heights: np.ndarray,
     from companion.vision.terra.kit import POLE_HEIGHT
 
     mask = np.zeros(shape, np.uint8)
-    for sq in np.nonzero(np.asarray(heights) > 0)[0]:
-        box = geo.tower_corners(int(sq), int(heights[sq]))
-        box[4:, 2] += POLE_HEIGHT
-        hull = cv2.convexHull(np.round(geo.project(box) * 16).astype(np.int32))
-        cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 4)
+    tall = np.nonzero(np.asarray(heights) > 0)[0]
+    if len(tall):
+        boxes = geo.towers_corners(tall, np.asarray(heights)[tall])
+        boxes[:, 4:, 2] += POLE_HEIGHT
+        px = np.round(geo.project(boxes) * 16).astype(np.int32)   # one projection for all
+        for box in px:
+            cv2.fillConvexPoly(mask, cv2.convexHull(box), 1, cv2.LINE_8, 4)
     if pad_px > 0:
         mask = cv2.dilate(mask, np.ones((2 * pad_px + 1, 2 * pad_px + 1), np.uint8))
     return mask
