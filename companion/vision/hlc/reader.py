@@ -40,10 +40,7 @@ from companion.vision.frames import Frame
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
 from companion.vision.hlc import warm as warm_read
-from companion.vision.hlc.lattice_fit import find_lattice
-from companion.vision.hlc.mountain import (MountainReading, care_mask, finish, mask_out, mountain_region,
-                                           read_mountain, refine_masked)
-from companion.vision.hlc.structure import heights_of, tile
+from companion.vision.hlc.mountain import MountainReading, care_mask, mask_out, read_mountain
 from companion.vision.hlc.warm import WarmState
 
 GAME = "haut-les-cubes"
@@ -205,7 +202,14 @@ class HlcReader:
             self.last.message = "cold: the light changed since the models were fitted"
             state = None
         white = paper_white(image, view, lay)
-        found = self._warm_mountain(image, view, state, changed, white) if state is not None else None
+        found = None
+        if state is not None:
+            got = warm_read.read_warm(image, view, state, changed, white, layout=lay, levels=self.levels,
+                                      colours=self.colours)
+            if isinstance(got, str):
+                self.last.message = f"cold: {got}"
+            else:
+                found, self.last.message = got, "warm"
         if found is None:
             mountain, giants = self._cold_mountain(image, view, white)
         else:
@@ -260,63 +264,6 @@ class HlcReader:
             wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
             giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
                                  white, table, wood)
-        return mountain, giants
-
-    def _warm_mountain(self, image: np.ndarray, view: View, state: WarmState, changed: np.ndarray,
-                       white: Any) -> tuple[MountainReading, list[GiantReading]] | None:
-        """The mountain and the giants read from the last still moment and what changed since;
-        None when the frame must be read cold (the reason in ``last.message``)."""
-        lay = self.layout
-        mountain = state.mountain
-        g = mountain.grid
-        if warm_read.lattice_due(state):
-            size = (image.shape[1], image.shape[0])
-            region = mountain_region(view, lay, size, self.levels)
-            lattice, _ = find_lattice(image, view, lay.anchor_xy, pitch=lay.pitch, levels=self.levels - 1,
-                                      region=region)  # no hint: the last angle would be kept
-            if not warm_read.same_lattice(lattice, mountain.lattice, lay.mountain_radius / lay.pitch):
-                self.last.message = "cold: the grown mountain shows its lattice elsewhere"
-                return None
-            state.lattice_cubes, state.lattice_changes = len(state.cubes), 0
-        # only the pixels the mountain's evidence judges count (the card zone's changes do not)
-        judged = state.base_care > 0
-        share = float((warm_read.to_crop(changed, g, image.shape, margin=0) & judged).mean())
-        if share > warm_read.MAX_CHANGED_SHARE:
-            self.last.message = f"cold: {share:.0%} of the mountain's area changed"
-            return None
-        touched = warm_read.Touched(warm_read.to_crop(changed, g, image.shape) & judged)
-        # the giants found last time stay left out where the picture did not change
-        kept = state.giant_mask & ~touched.mask
-        warm_read.rerun(mountain, image, state.base_care * ~kept, touched, self.levels)
-        ev = mountain.search.evidence
-        table = ev.table
-        wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
-        heights = heights_of(tile(mountain.search.heights)[0])
-        giants = find_giants(image, view, mountain.lattice, heights, lay, self.colours, white, table, wood)
-        first = (heights, giants)
-        mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
-        moved = (g.crop(mask) > 0) != kept
-        if moved.any():
-            # the giants found now left out, and the towers where a giant came or went, or
-            # stands in the changed picture, tried again
-            only = warm_read.Touched(touched.mask | moved)
-            positions = warm_read.touched_positions(g, mountain.search.tower_positions(), only, self.levels)
-            refine_masked(mountain, mask, [(gr.cell, gr.level) for gr in giants],
-                          base_care=state.base_care, only=only, positions=positions)
-        if warm_read.unsettled(mountain):
-            self.last.message = "cold: the warm height map is no pile of cubes"
-            return None
-        finish(mountain)
-        why = warm_read.doubtful(mountain, state.cubes)
-        if why:
-            self.last.message = f"cold: {why}"
-            return None
-        if mountain.heights != first[0]:
-            # the giants stand on the squares the heights make (the models, and so the giants
-            # found on the same heights, are those of the first look)
-            giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
-                                 white, table, wood)
-        self.last.message = "warm"
         return mountain, giants
 
     def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],

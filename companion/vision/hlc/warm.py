@@ -12,6 +12,8 @@ and only the changes the frame's changed pixels can show need to be tried again:
    whose drawing reaches a changed block (a new cube, what it now hides, the shadow it casts).
 3. The giants, the arm check and the card (when its zone changed) are read as in a cold read.
 
+:func:`read_warm` does steps 2 and 3's giants; the reader (:mod:`.reader`) keeps the state.
+
 Anything doubtful makes the reader read the frame cold instead (:func:`doubtful`): a change
 over a large part of the mountain's area, a height map that is no pile of cubes, more than
 :data:`MAX_CUBE_CHANGES` cubes changed at once, a new cube found with little confidence, or a
@@ -28,12 +30,16 @@ import numpy as np
 
 from companion.vision import hands
 from companion.vision.camera import View
+from companion.vision.colours import ColourModel
 from companion.vision.hlc.appearance import features
 from companion.vision.hlc.evidence import line_strength
 from companion.vision.hlc.geometry import Grid
+from companion.vision.hlc.giants import GiantReading, find_giants, giant_mask
 from companion.vision.hlc.lattice import Lattice
-from companion.vision.hlc.mountain import MountainReading
-from companion.vision.hlc.structure import Cube, cells_of, tile
+from companion.vision.hlc.lattice_fit import find_lattice
+from companion.vision.hlc.layout import Layout
+from companion.vision.hlc.mountain import MountainReading, finish, mountain_region, refine_masked
+from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
 
 #: the side of a comparison block, pixels of the frame
 BLOCK = 8
@@ -225,3 +231,57 @@ def doubtful(mountain: MountainReading, before: frozenset[Cube]) -> str:
     if unsure:
         return f"new cube {unsure[0]} unsure"
     return ""
+
+
+def read_warm(image: np.ndarray, view: View, state: WarmState, changed: np.ndarray, white: Any, *,
+              layout: Layout, levels: int, colours: ColourModel
+              ) -> tuple[MountainReading, list[GiantReading]] | str:
+    """The mountain and the giants of a frame read from the last still moment ``state`` and the
+    blocks ``changed`` since (the state's mountain is worked on in place); or why the frame
+    must be read cold. ``white``: the markers' paper white in this frame."""
+    lay = layout
+    mountain = state.mountain
+    g = mountain.grid
+    if lattice_due(state):
+        size = (image.shape[1], image.shape[0])
+        region = mountain_region(view, lay, size, levels)
+        lattice, _ = find_lattice(image, view, lay.anchor_xy, pitch=lay.pitch, levels=levels - 1,
+                                  region=region)  # no hint: the last angle would be kept
+        if not same_lattice(lattice, mountain.lattice, lay.mountain_radius / lay.pitch):
+            return "the lattice, looked for again, lies elsewhere"
+        state.lattice_cubes, state.lattice_changes = len(state.cubes), 0
+    # only the pixels the mountain's evidence judges count (the card zone's changes do not)
+    judged = state.base_care > 0
+    share = float((to_crop(changed, g, image.shape, margin=0) & judged).mean())
+    if share > MAX_CHANGED_SHARE:
+        return f"{share:.0%} of the mountain's area changed"
+    touched = Touched(to_crop(changed, g, image.shape) & judged)
+    # the giants found last time stay left out where the picture did not change
+    kept = state.giant_mask & ~touched.mask
+    rerun(mountain, image, state.base_care * ~kept, touched, levels)
+    ev = mountain.search.evidence
+    table = ev.table
+    wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+    heights = heights_of(tile(mountain.search.heights)[0])
+    giants = find_giants(image, view, mountain.lattice, heights, lay, colours, white, table, wood)
+    mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
+    moved = (g.crop(mask) > 0) != kept
+    if moved.any():
+        # the giants found now left out, and the towers where a giant came or went, or
+        # stands in the changed picture, tried again
+        only = Touched(touched.mask | moved)
+        positions = touched_positions(g, mountain.search.tower_positions(), only, levels)
+        refine_masked(mountain, mask, [(gr.cell, gr.level) for gr in giants],
+                      base_care=state.base_care, only=only, positions=positions)
+    if unsettled(mountain):
+        return "the warm height map is no pile of cubes"
+    finish(mountain)
+    why = doubtful(mountain, state.cubes)
+    if why:
+        return why
+    if mountain.heights != heights:
+        # the giants stand on the squares the heights make (the models, and so the giants
+        # found on the same heights, are those of the first look)
+        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, colours,
+                             white, table, wood)
+    return mountain, giants
