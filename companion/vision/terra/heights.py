@@ -3,7 +3,8 @@
 Towers hide one another only in the order of :meth:`BoardGeometry.wavefronts` (nearest to the
 camera's foot first), so a square is judged on the samples no nearer tower covers: the towers
 read in a first pass (where only the flags' heads are hidden) are painted into an occlusion
-image, farthest first, and every square is read again on what they leave visible of it. For
+image, farthest first, and every square is read again on what they leave visible of it, until
+the heights settle (a square whose view the new image leaves as it was reads the same). For
 each square every height from 0 to the kit's maximum is scored from the visible samples
 (:func:`companion.vision.terra.features.features`) by the scorer of
 :mod:`companion.vision.terra.model`; the softmax of the scores is the reader's probability of

@@ -13,7 +13,7 @@ sample every height hypothesis of every square (:mod:`~companion.vision.terra.fe
 the flags' heads (:mod:`~companion.vision.terra.flags`) and hide them from the towers, check for
 an arm (:mod:`~companion.vision.terra.hands`), read the heights front to back
 (:mod:`~companion.vision.terra.heights`), check for an arm again with the towers known, and
-place each flag on its tower.
+place each flag on its tower (and look again for heads that nearer towers half hide).
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ class TerraReader:
     square whose top a taller tower in front now hides from the camera, and that is not read
     surely now, is reported at the height last read there, with a low confidence
     (:data:`REMEMBERED_CONF`), rather than as a guess from the little that shows (a guess the
-    referee would take for blocks moved). The
+    referee would take for blocks moved), unless what shows outweighs the memory taken as a
+    prior (:data:`REMEMBERED_PRIOR`: a new top in view above the old one). The
     memory is forgotten when the camera or the board moves. The last still frame read with no
     arm is kept too, for the arm check (:mod:`companion.vision.terra.hands`)."""
 
