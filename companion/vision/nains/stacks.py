@@ -124,9 +124,12 @@ class _Levels:
     """Per-stone evidence of one stack search, kept between hypotheses (a stone's evidence only
     depends on it, its level and the stones above it)."""
 
-    def __init__(self, fitter: Fitter, colour_classes: list[int]):
+    def __init__(self, fitter: Fitter, colour_classes: list[int], lit_alike: bool = True):
         self.fitter = fitter
         self.cls = list(colour_classes)
+        #: whether faces turned one way on different stones must be lit alike (see
+        #: :func:`_lit_alike`; not in a tower of cubes alone, see :func:`fit_stack`)
+        self.lit_alike = lit_alike
         self.cache: dict = {}
         #: each stone's flat faces as the picture lights them (see :meth:`faces`)
         self.lit: dict = {}
@@ -256,7 +259,7 @@ def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
         for f in levels.faces(stone, base + k, tuple(stones[k + 1:])):
             faces.append(f)
             owner.append(k)
-    unlike = _lit_alike(faces, chosen, owner, len(stones))
+    unlike = _lit_alike(faces, chosen, owner, len(stones)) if levels.lit_alike else np.zeros(len(stones))
     for k in range(len(stones)):
         means[k] -= SHADE_WEIGHT * float(unlike[k])
         # a stone's evidence counts for as many points as the camera sees of it (up to a
@@ -355,7 +358,9 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     foot = _foot(fitter, near, square_deg, search_mm)
     if foot is None:
         return None
-    levels = _Levels(fitter, colour_classes)
+    # a stack of cubes alone has no long block to mistake for a column of cubes, and a shadow
+    # across its lower cubes would only mislead the check that tells them apart
+    levels = _Levels(fitter, colour_classes, lit_alike=set(shapes) != {"cube"})
     # the top is looked for about the stack's place, not about the foot: a stone-sized box
     # fits anywhere along a long block (or in front of it, on its near face), so the foot
     # tells the stack's turn and that it stands there better than where
@@ -395,9 +400,12 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
 
 
 #: filled-in stacks moved to their best place before the best is chosen, and how far below
-#: the best one (score) a stack may be and still be tried
+#: the best one (score) a stack may be and still be tried: a stack filled in under its top
+#: stands where that top was found, a millimetre or two and a few degrees off, which costs a
+#: tall stack's many faces more than a single stone's (a long block, a cylinder and a roof
+#: scored 2.3 below a lone roof beside them until moved, 3.4 above it after)
 SHIFTED = 3
-SHIFT_SPREAD = 1.5
+SHIFT_SPREAD = 2.5
 #: top stones kept for filling in below
 TOPS_KEPT = 8
 #: tops scoring this much below the best are not filled in
