@@ -10,7 +10,8 @@ the synthetic table's scene (:mod:`companion.synth`), which never know each othe
   held still for the referee to flag, and put right by the next step; every position is held
   long enough for the stillness gate;
 * :func:`reader_for` gives the camera reader for such a video: the lens of the demo camera and
-  the six cards enrolled once, as a user would with ``companion calibrate cards``.
+  the six cards enrolled once, as a user would with ``companion calibrate cards``;
+* :func:`blind_steps` says which steps take a giant where the camera cannot see it.
 """
 
 from __future__ import annotations
@@ -135,6 +136,36 @@ def gate_for(source: DemoSource) -> Any:
     hold = min(k.hold_s for k in source.sequence.keyframes)
     still_frames = max(2, int(hold * fps) // 2)
     return StillnessGate(still_s=still_frames / fps)
+
+
+def blind_steps(script: Script, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> set[int]:
+    """The steps of ``script`` that take a giant to a square this camera sees too little of to
+    find a giant there (behind a tower, from where it stands): the picture cannot say where the
+    giant went, so the referee may have to ask (when more than one such square would do) where
+    the script has no question. Judged as the referee judges it (:class:`Sight` of
+    :mod:`companion.games.haut_les_cubes.camera`), from the camera's true place."""
+    from companion.games.haut_les_cubes.camera import SEEN_HIGH, Sight
+    from companion.games.haut_les_cubes.geometry import heights_of
+    from companion.games.haut_les_cubes.moves import Place, Play
+
+    lattice = demo_lattice(layout)
+    cam = np.asarray(shot.view.pose.camera_position, float)
+    u, v = lattice.to_cells(cam[None, :2])[0]
+    eye = (float(u), float(v), float(cam[2]) / lattice.pitch)
+    state = GAME.setup(script.players, GAME.options_from_json(dict(script.options)), seed=script.seed)
+    blind = set()
+    for number, step in enumerate(script.steps):
+        move = GAME.move_from_json(step.move)
+        to = move.cell if isinstance(move, Place) else move.to if isinstance(move, Play) else None
+        if to is not None:
+            standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
+            sight = Sight(eye, heights_of(state.cubes), standing)
+            points = Sight.giant_points(to, state.height(to))
+            if float(sight.seen(points, giants=True).mean()) < SEEN_HIGH:
+                blind.add(number)
+        if step.kind != "illegal":
+            state = GAME.apply(state, move)
+    return blind
 
 
 # ------------------------------------------------------------------------- refereeing a video
