@@ -387,8 +387,8 @@ GIANT_CARDS = (MOAVEOU, HOPLA, POUSSTOIA, TVAVOARTOA)
 def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> list[Move]:
     """The giant moves that would take a giant the camera saw, and now does not, to a square
     it cannot see: a giant gone from a square in plain view has gone somewhere, and behind the
-    mountain is where the camera would lose it. Only the active player's legal actions are
-    tried, to squares the camera sees too little of to be sure to find a giant there (one such
+    mountain is where the camera would lose it. Only the active player's legal actions with the
+    giant card read in the zone are tried, to squares the camera sees too little of to be sure to find a giant there (one such
     destination settles; several that differ in what matters are a question)."""
     if reading.eye is None or state.turn is None:
         return []
@@ -406,8 +406,13 @@ def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> 
     if not lost:
         return []
     active = state.players[state.turn]
+    if card not in GIANT_CARDS:
+        # no giant card in the zone: a giant read nowhere is far likelier misread than gone
+        # behind the mountain by a card nobody can see (a card moved to the pile, the next
+        # player's turn begun, would otherwise be asked about each time a giant is missed)
+        return []
     out: list[Move] = []
-    for c in [card] if card in GIANT_CARDS else GIANT_CARDS if card is None else ():
+    for c in (card,):
         for move in actions.actions(state, state.turn, c):
             mover = move.target if move.target is not None else active
             if mover not in lost or move.to is None:
