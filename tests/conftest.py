@@ -35,3 +35,13 @@ def artifacts_dir() -> Path:
     path = REPO / "artifacts"
     path.mkdir(exist_ok=True)
     return path
+
+
+def pytest_collection_modifyitems(config, items):
+    """Modules holding slow tests (whole games from video) first, each module kept whole: the
+    workers of ``pytest -n auto`` start on the long ones together and fill the gaps with the
+    quick ones after, instead of one worker ending the run alone on a long game. A module
+    stays contiguous, so its module-scoped fixtures are built once per worker as before."""
+    slow_modules = {item.module.__name__ for item in items
+                    if item.get_closest_marker("slow") is not None and item.module is not None}
+    items.sort(key=lambda item: 0 if item.module is not None and item.module.__name__ in slow_modules else 1)
