@@ -10,6 +10,8 @@ face are computed once and kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -94,36 +96,20 @@ class Raster:
         """The crop box that changes when ``cells`` go from ``heights`` to ``new_heights``: their
         columns before and after, and the side faces of their neighbours."""
         g = self.grid
-        boxes, cellset = g.boxes, g.cellset
         inf = float("inf")
         bx0 = by0 = inf
         bx1 = by1 = -inf
-        # the same min and max as over lists of the boxes, kept running
-        for c in cells:
-            for hh in (heights.get(c, 0), new_heights.get(c, 0)):
-                if hh > 0:
-                    b = boxes.get((c, hh)) or g.box(c, hh)  # a cell just outside the grid
-                    if b[0] < bx0:
-                        bx0 = b[0]
-                    if b[1] < by0:
-                        by0 = b[1]
-                    if b[2] > bx1:
-                        bx1 = b[2]
-                    if b[3] > by1:
-                        by1 = b[3]
-            i, j = c
-            for nb in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
-                hn = max(heights.get(nb, 0), new_heights.get(nb, 0))
-                if hn > 0 and nb in cellset:
-                    b = boxes[(nb, hn)]
-                    if b[0] < bx0:
-                        bx0 = b[0]
-                    if b[1] < by0:
-                        by0 = b[1]
-                    if b[2] > bx1:
-                        bx1 = b[2]
-                    if b[3] > by1:
-                        by1 = b[3]
+        # the bounds of the columns before and after and of their neighbours' sides, kept
+        # running (the search asks this on each of its ~1000 tries a frame: no lists built)
+        for b in self._touched_boxes(cells, heights, new_heights):
+            if b[0] < bx0:
+                bx0 = b[0]
+            if b[1] < by0:
+                by0 = b[1]
+            if b[2] > bx1:
+                bx1 = b[2]
+            if b[3] > by1:
+                by1 = b[3]
         if bx0 == inf:
             return None
         x0 = max(int(bx0), 0)
@@ -133,3 +119,19 @@ class Raster:
         if x1 <= x0 or y1 <= y0:
             return None
         return x0, y0, x1, y1
+
+    def _touched_boxes(self, cells: list[Cell], heights: dict[Cell, int],
+                       new_heights: dict[Cell, int]) -> Iterator[tuple]:
+        """The frame boxes of the given cells' columns before and after a change, and of their
+        neighbours' columns (whose side faces the change can uncover or hide)."""
+        g = self.grid
+        boxes, cellset = g.boxes, g.cellset
+        for c in cells:
+            for hh in (heights.get(c, 0), new_heights.get(c, 0)):
+                if hh > 0:
+                    yield boxes.get((c, hh)) or g.box(c, hh)  # a cell just outside the grid
+            i, j = c
+            for nb in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                hn = max(heights.get(nb, 0), new_heights.get(nb, 0))
+                if hn > 0 and nb in cellset:
+                    yield boxes[(nb, hn)]
