@@ -69,3 +69,35 @@ def test_with_no_giant_card_read_a_missing_giant_is_not_guessed_gone_behind_the_
         # no card says a giant moved: the giant is more likely misread than gone out of sight
         assert all(getattr(o.candidate.move, "to", None) is None for o in decision.options)
         assert decision.chosen is None or decision.chosen.candidate.move != move
+
+
+def test_a_giant_standing_out_of_sight_moved_by_its_card_is_asked_about_not_waited_on():
+    # yellow's giant stands behind the tower at (0, 2), where the camera cannot see it; on its
+    # next turn its Moavéou is read in the zone and nothing else changes: the giant may have
+    # gone to (1, 2), also out of sight (legal), or not have moved yet (the card alone): the
+    # picture cannot say which, so the referee asks, the hidden square among the choices
+    # (it used to wait on the card alone, then judge the move unmade: compulsory, illegal)
+    from dataclasses import replace
+
+    state, move = state_before(26)
+    after = GAME.apply(state, move)
+    mine = replace(after, turn=after.players.index("yellow"), last_card=None)
+    for card in ("moaveou", "hopla"):
+        decision = decide(GAME, mine, observation(card=card))
+        assert decision.kind == "ask"
+        moves = [o.candidate.move for o in decision.options]
+        assert GAME.move_from_json({"seat": "yellow", "card": card, "to": [1, 2]}) in moves
+        assert all(o.candidate.verdict.legal for o in decision.options if o.candidate.complete)
+
+
+def test_a_giant_out_of_sight_is_not_taken_to_have_moved_by_another_players_card():
+    # the same picture on red's turn with a Moavéou read: red's giant is in plain view and has
+    # not moved, so the card alone is the move begun (yellow's hidden giant is not red's to move)
+    from dataclasses import replace
+
+    state, move = state_before(26)
+    after = GAME.apply(state, move)
+    reds = replace(after, turn=after.players.index("red"), last_card=None)
+    decision = decide(GAME, reds, observation(card="moaveou"))
+    assert decision.kind == "tentative"
+    assert all(getattr(o.candidate.move, "to", None) is None for o in decision.options)

@@ -385,25 +385,19 @@ GIANT_CARDS = (MOAVEOU, HOPLA, POUSSTOIA, TVAVOARTOA)
 
 
 def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> list[Move]:
-    """The giant moves that would take a giant the camera saw, and now does not, to a square
-    it cannot see: a giant gone from a square in plain view has gone somewhere, and behind the
-    mountain is where the camera would lose it. Only the active player's legal actions with the
-    giant card read in the zone are tried, to squares the camera sees too little of to be sure to find a giant there (one such
-    destination settles; several that differ in what matters are a question)."""
+    """The giant moves that would take a giant the reading lacks to a square the camera cannot
+    see: a giant gone from a square in plain view has gone somewhere, and behind the mountain is
+    where the camera would lose it; a giant already out of sight may have been taken from one
+    hidden square to another, which shows nothing but the card. Only the active player's legal
+    actions with the giant card read in the zone are tried, to squares the camera sees too
+    little of to be sure to find a giant there (one such destination settles; several that
+    differ in what matters are a question, and so is a hidden giant's one destination against
+    the card laid alone, the giant not moved yet)."""
     if reading.eye is None or state.turn is None:
         return []
     vanished = {seat for seat, pos in zip(state.players, state.giants)
                 if pos is not None and seat not in reading.giants}
     if not vanished:
-        return []
-    standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
-    sight = Sight(reading.eye, heights_of(state.cubes), standing)
-    lost = set()
-    for seat in vanished:
-        pos = state.giants[state.players.index(seat)]
-        if sight.share(Sight.giant_points(pos, state.height(pos))) >= SEEN_HIGH:
-            lost.add(seat)
-    if not lost:
         return []
     active = state.players[state.turn]
     if card not in GIANT_CARDS:
@@ -411,11 +405,16 @@ def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> 
         # behind the mountain by a card nobody can see (a card moved to the pile, the next
         # player's turn begun, would otherwise be asked about each time a giant is missed)
         return []
+    # every giant read nowhere may have gone to a hidden square: one gone from plain view, and
+    # one standing where the camera cannot see it (taken from one hidden square to another, the
+    # picture shows only the card)
+    standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
+    sight = Sight(reading.eye, heights_of(state.cubes), standing)
     out: list[Move] = []
     for c in (card,):
         for move in actions.actions(state, state.turn, c):
             mover = move.target if move.target is not None else active
-            if mover not in lost or move.to is None:
+            if mover not in vanished or move.to is None:
                 continue
             pts = Sight.giant_points(move.to, state.height(move.to))
             if float(sight.seen(pts, giants=True).mean()) < SEEN_HIGH:
