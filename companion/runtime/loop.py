@@ -60,7 +60,10 @@ class RefereeLoop:
     """Runs in its own thread (``start``/``stop``) or step by step (``step``), e.g. in tests.
 
     ``skip_to``: frames with an index up to this were judged before a crash; they still go to
-    the camera view and the gate, but are not read again.
+    the camera view and the gate, but are not judged again. The last of them (the frame of the
+    last verdict) is read once more, unjudged: a reader remembers the last still moment (the Haut
+    les Cubes reader reads a changed frame against it), and a resumed game must be read as the
+    uninterrupted one would have been.
     """
 
     def __init__(self, table: Table, source: FrameSource, reader: Reader, gate: Gate, *,
@@ -146,7 +149,7 @@ class RefereeLoop:
         report = self.gate.update(image, frame.t)
         if not getattr(report, "settled", False):
             return []
-        if frame.index <= self.skip_to:
+        if frame.index < self.skip_to:
             return []
         t_still = time.perf_counter()
         try:
@@ -155,6 +158,8 @@ class RefereeLoop:
             log.exception("the reader failed on frame %s", frame.index)
             self.stats.unreadable += 1
             self.table.set_camera("connected", f"could not read frame {frame.index}: {exc}")
+            return []
+        if frame.index == self.skip_to:  # judged before the crash: read only to be remembered
             return []
         self.stats.readings += 1
         if observation is None:

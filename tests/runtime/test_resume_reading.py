@@ -1,0 +1,79 @@
+"""A resumed loop reads the frames the uninterrupted loop would have read from the last verdict
+on: the frame of that verdict is read again (unjudged) so that a reader's memory of the last
+still moment is what it was before the crash, and no frame before it is read at all.
+
+A Haut les Cubes reader reads a changed frame against its last still moment; read cold after a
+restart, an arm over the mountain that it saw as an arm could be read as towers, and the resumed
+game would then differ from the uninterrupted one (``test_run_command.py`` kills real games)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.observation import Observation
+from companion.runtime.loop import RefereeLoop
+from companion.runtime.table import Table
+from companion.vision.frames import Frame, FrameSource
+from companion.vision.stillness import StillnessGate
+
+
+class Frames(FrameSource):
+    """Three still positions with moving frames between them, at 10 fps."""
+
+    def __init__(self):
+        rng = np.random.default_rng(0)
+        base = rng.integers(60, 90, (72, 128, 3), dtype=np.uint8)
+        images = []
+        for position in range(3):
+            still = base.copy()
+            still[10:20, 10 + 30 * position:20 + 30 * position] = 220
+            images += [still] * 8
+            for k in range(4):  # something crossing the table
+                moving = still.copy()
+                moving[40:60, 20 * k:20 * k + 30] = 30
+                images.append(moving)
+        self.images, self.k = images, 0
+
+    @property
+    def fps(self):
+        return 10.0
+
+    def read(self):
+        if self.k >= len(self.images):
+            return None
+        self.k += 1
+        return Frame(image=self.images[self.k - 1], index=self.k - 1, t=(self.k - 1) / 10.0)
+
+    def close(self):
+        pass
+
+
+class Recorder:
+    """A reader that notes which frames it was given (and always sees a hand: nothing is
+    judged)."""
+
+    def __init__(self):
+        self.read_frames: list[int] = []
+
+    def read(self, frame):
+        self.read_frames.append(frame.index)
+        return Observation(game="haut-les-cubes", hand=True)
+
+
+def reads(tmp_path, skip_to):
+    table = Table(tmp_path)
+    try:
+        reader = Recorder()
+        RefereeLoop(table, Frames(), reader, StillnessGate(still_s=0.2), skip_to=skip_to,
+                    keyframes=False).run()
+        return reader.read_frames
+    finally:
+        table.close()
+
+
+def test_the_last_judged_frame_is_read_again_and_nothing_before_it(tmp_path):
+    uninterrupted = reads(tmp_path / "a", -1)
+    assert len(uninterrupted) >= 3  # each still position was read
+    for last_judged in uninterrupted:
+        resumed = reads(tmp_path / f"r{last_judged}", last_judged)
+        assert resumed == [i for i in uninterrupted if i >= last_judged]
