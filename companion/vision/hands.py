@@ -11,6 +11,11 @@ arm.
 When a picture of the band without hands is known (:meth:`HandDetector.learn`, from the last
 still frame the referee accepted), each position of the band is also compared with itself in
 that picture, which catches a sleeve the colour of the table.
+
+Where the bands cannot judge an arm (it passes in front of them over something read as standing
+there, or it is held so high that its picture lies outside them), the table all round the
+outer band is looked at as well (:func:`reach_check`): a body unlike the table crossing that
+ring from outside towards the play area is an arm reaching in, or its shadow.
 """
 
 from __future__ import annotations
@@ -211,13 +216,25 @@ class HandDetector:
         return check(image, view, self.layout, self.reference, hidden, shadow)
 
 
-def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
-               shadow: np.ndarray | None = None, *, min_area_mm2: float = 2500.0,
-               threshold: float = THRESHOLD) -> HandCheck:
-    """Look for an arm anywhere over the table round the markers: every pixel of the table (at a
-    quarter of the frame's resolution) is compared with the table's own look, as on the band;
-    what the mountain hides (``hidden``), the shadows it casts, the markers and the card zone
-    are left out; a blob of unlike pixels larger than ``min_area_mm2`` of table is an arm."""
+@dataclass
+class _AnomalyMap:
+    """Every pixel of the frame (at a quarter of its resolution) compared with the table's own
+    look round the play area (:func:`_anomaly_map`)."""
+
+    z: np.ndarray  #: how unlike the table each pixel is (robust z-score, blurred 3×3)
+    loop: np.ndarray  #: inside the outer band's loop (bool)
+    paper: np.ndarray  #: the markers' paper and the card zone, with a margin (bool)
+    hidden: np.ndarray  #: behind something known to stand in front (bool)
+    px_area: float  #: small pixels per mm² of table near the play area's centre
+    valid: bool  #: enough table was seen to learn its look
+
+
+def _anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | None,
+                 shadow: np.ndarray | None) -> _AnomalyMap | None:
+    """The table's look (colour, brightness, texture: median and spread) learned inside the
+    outer band's loop, less what the mountain hides, the markers and the card zone; then each
+    pixel's anomaly against it, as on the band (in the mountain's shadow, allowed darker and
+    judged loosely on colour). None when the play area cannot be drawn."""
     h, w = image.shape[:2]
     sw, sh = w // 4, h // 4
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
@@ -228,23 +245,30 @@ def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None 
     b = cv2.blur(mean * _SCALE, (2, 2))
     local = cv2.blur(b, (3, 3))
     tex = np.sqrt(np.clip(cv2.blur(b * b, (3, 3)) - local * local, 0, None))
-    # where to look: inside the outer band's loop, outside the markers' paper and the card zone
-    region = np.zeros((sh, sw), np.uint8)
+    # where to learn the table: inside the outer band's loop, outside the markers' paper and
+    # the card zone
+    loop_mask = np.zeros((sh, sw), np.uint8)
     loop = layout.band_loop(6.0, outside=True)
     px = view.project(np.column_stack([loop, np.zeros(len(loop))])) / 4.0
     if not np.all(np.isfinite(px)):
-        return HandCheck(False, 0.0)
-    cv2.fillPoly(region, [np.round(px).astype(np.int32)], 1)
+        return None
+    cv2.fillPoly(loop_mask, [np.round(px).astype(np.int32)], 1)
+    paper = np.zeros((sh, sw), np.uint8)
     for poly in layout.paper_polygons(1.9):
         q = view.project(poly) / 4.0
         if np.all(np.isfinite(q)):
-            cv2.fillConvexPoly(region, np.round(q).astype(np.int32), 0)
-    if hidden is not None:
-        hs = cv2.resize(hidden, (sw, sh), interpolation=cv2.INTER_NEAREST)
-        region[hs > 0] = 0
-    sel = region > 0
+            cv2.fillConvexPoly(paper, np.round(q).astype(np.int32), 1)
+    hid = np.zeros((sh, sw), bool) if hidden is None \
+        else cv2.resize(hidden, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+    # table area per small pixel near the play area's centre (mm² per pixel)
+    ax, ay = layout.anchor_xy
+    q = view.project(np.array([[ax, ay, 0.0], [ax + 10.0, ay, 0.0], [ax, ay + 10.0, 0.0]])) / 4.0
+    a, c = q[1] - q[0], q[2] - q[0]
+    px_area = abs(float(a[0] * c[1] - a[1] * c[0])) / 100.0  # small pixels per mm²
+    sel = (loop_mask > 0) & (paper == 0) & ~hid
+    out = _AnomalyMap(np.zeros((sh, sw), np.float32), loop_mask > 0, paper > 0, hid, px_area, False)
     if sel.sum() < 200:
-        return HandCheck(False, 0.0)
+        return out
     stats = np.stack([f0[sel], f1[sel], b[sel], tex[sel]], axis=1)
     med = np.median(stats, axis=0)
     mad = np.median(np.abs(stats - med), axis=0) * 1.4826
@@ -257,22 +281,89 @@ def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None 
     if shadow is not None:
         sh_small = cv2.resize(shadow, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
         zmap = np.where(sh_small, np.maximum(z_chroma / 3.0, np.clip((med[2] - 45.0) - b, 0, None) / spread[2]), zmap)
-    zmap = cv2.blur(zmap.astype(np.float32), (3, 3))
+    out.z = cv2.blur(zmap.astype(np.float32), (3, 3))
+    out.valid = True
+    return out
+
+
+def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
+               shadow: np.ndarray | None = None, *, min_area_mm2: float = 2500.0,
+               threshold: float = THRESHOLD) -> HandCheck:
+    """Look for an arm anywhere over the table round the markers: every pixel of the table (at a
+    quarter of the frame's resolution) is compared with the table's own look, as on the band;
+    what the mountain hides (``hidden``), the shadows it casts, the markers and the card zone
+    are left out; a blob of unlike pixels larger than ``min_area_mm2`` of table is an arm."""
+    amap = _anomaly_map(image, view, layout, hidden, shadow)
+    if amap is None or not amap.valid:
+        return HandCheck(False, 0.0)
+    zmap = amap.z
+    sel = amap.loop & ~amap.paper & ~amap.hidden
     bad = ((zmap > threshold) & sel).astype(np.uint8)
     n, lab, st, cen = cv2.connectedComponentsWithStats(bad, connectivity=8)
     if n <= 1:
         return HandCheck(False, float(zmap[sel].max()))
-    # table area per small pixel near the play area's centre (mm² per pixel)
-    ax, ay = layout.anchor_xy
-    q = view.project(np.array([[ax, ay, 0.0], [ax + 10.0, ay, 0.0], [ax, ay + 10.0, 0.0]])) / 4.0
-    a, b = q[1] - q[0], q[2] - q[0]
-    px_area = abs(float(a[0] * b[1] - a[1] * b[0])) / 100.0  # small pixels per mm²
-    areas = st[1:, cv2.CC_STAT_AREA] / max(px_area, 1e-9)
+    areas = st[1:, cv2.CC_STAT_AREA] / max(amap.px_area, 1e-9)
     k = int(np.argmax(areas))
     if areas[k] < min_area_mm2:
         return HandCheck(False, float(areas[k]))
     where = view.unproject_to_plane(cen[1 + k][None, :] * 4.0)[0]
     return HandCheck(True, float(areas[k]), ((float(where[0]), float(where[1])),))
+
+
+#: how far round the outer band :func:`reach_check` looks (mm)
+REACH_RING_MM = 150.0
+
+
+def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
+                shadow: np.ndarray | None = None, *, ring_mm: float = REACH_RING_MM,
+                near_mm: float = 80.0, min_area_mm2: float = 1200.0,
+                threshold: float = THRESHOLD) -> HandCheck:
+    """Look for an arm reaching in from outside: in a ring of table ``ring_mm`` wide round the
+    outer band's loop, a body unlike the table (the same anomaly as :func:`area_check`) that
+    crosses the ring, from its outer edge (or the frame's edge) to within ``near_mm`` of the
+    loop, and covers at least ``min_area_mm2``, is an arm or its shadow.
+
+    This sees the arm where the band checks cannot judge it: where the arm passes in front of
+    the band over the mountain (the mountain read under it hides the band there), or where it
+    is held high enough that its picture lies outside the loop. Something lying beside the play
+    area (a box, a cup) does not cross the ring and is not taken for an arm."""
+    amap = _anomaly_map(image, view, layout, hidden, shadow)
+    if amap is None or not amap.valid:
+        return HandCheck(False, 0.0)
+    sh, sw = amap.z.shape
+    loop = layout.band_loop(6.0, outside=True)
+    lo, hi = loop.min(axis=0) - ring_mm, loop.max(axis=0) + ring_mm
+    corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]], [lo[0], lo[1]]])
+    edge = np.concatenate([a + (np.arange(40) / 40.0)[:, None] * (b - a) for a, b in zip(corners[:-1], corners[1:])])
+    px = view.project(np.column_stack([edge, np.zeros(len(edge))])) / 4.0
+    if not np.all(np.isfinite(px)):
+        return HandCheck(False, 0.0)
+    outer = np.zeros((sh, sw), np.uint8)
+    cv2.fillPoly(outer, [np.round(px).astype(np.int32)], 1)
+    ring = (outer > 0) & ~amap.loop
+    bad = (amap.z > threshold) & ring & ~amap.paper & ~amap.hidden
+    if not bad.any():
+        return HandCheck(False, 0.0)
+    mm = 1.0 / np.sqrt(max(amap.px_area, 1e-9))  # mm per small pixel (near the play area's centre)
+    from_loop = cv2.distanceTransform((~amap.loop).astype(np.uint8), cv2.DIST_L2, 3) * mm
+    inner = outer.copy()  # the frame's edge is an outer edge too: an arm comes in from it
+    inner[0, :] = inner[-1, :] = inner[:, 0] = inner[:, -1] = 0
+    from_edge = cv2.distanceTransform(inner, cv2.DIST_L2, 3)  # small pixels
+    n, lab, st, cen = cv2.connectedComponentsWithStats(bad.astype(np.uint8), connectivity=8)
+    found, best = [], 0.0
+    for k in range(1, n):
+        area = st[k, cv2.CC_STAT_AREA] * mm * mm
+        if area < min_area_mm2:
+            best = max(best, float(area) / min_area_mm2)
+            continue
+        comp = lab == k
+        if float(from_edge[comp].min()) > 3.0 or float(from_loop[comp].min()) > near_mm:
+            continue
+        where = view.unproject_to_plane(cen[k][None, :] * 4.0)[0]
+        found.append((float(area), (float(where[0]), float(where[1]))))
+    if not found:
+        return HandCheck(False, best)
+    return HandCheck(True, max(f[0] for f in found), tuple(f[1] for f in found))
 
 
 def _shadow_polys(columns: list[tuple[np.ndarray, float]], light: np.ndarray) -> list[np.ndarray]:

@@ -7,8 +7,10 @@
    the full-base rule. The giants found on it are then left out of the evidence and the
    mountain read again.
 3. **A hand?** (:mod:`companion.vision.hands`) The band round the play area, where the mountain
-   does not hide it, must look like bare table; otherwise an arm is over the table and the
-   frame is reported as ``hand`` with no pieces.
+   does not hide it, must look like bare table, and so must the table round the markers: no
+   body unlike it may cross that ring from outside towards the play area (an arm the mountain
+   read under it hides from the bands, or one held high); otherwise an arm is over the table
+   and the frame is reported as ``hand`` with no pieces.
 4. **The giants** (:mod:`.giants`) on the squares the heights make, named by colour.
 5. **The card** in the played-card zone, recognised against the enrolled faces
    (:class:`companion.vision.cards.CardLibrary`).
@@ -224,6 +226,10 @@ class HlcReader:
         check = self.hand_detector.check(image, view, hidden, shadow)
         if not check.hand:
             check = hands.area_check(image, view, lay, hidden, shadow)
+        if not check.hand:
+            # an arm the bands cannot judge (in front of the band where the mountain read under
+            # it hides it, or held high) is still seen reaching in across the table round them
+            check = hands.reach_check(image, view, lay, hidden, shadow)
         self.last.hand = check
         # where the camera stands (table mm), so that the referee can tell which pieces of a
         # position it judges this camera could see past the mountain
