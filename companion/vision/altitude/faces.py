@@ -351,12 +351,20 @@ class CardMatcher:
         # the pixels the decision weighs: those the card's own edge does not blur
         sub = (vis_h & _inner(vis.shape, DECIDE_EDGE_MM, 2)).ravel()[sel]
 
+        windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
+
         def window(sx: int, sy: int) -> tuple[np.ndarray, np.ndarray | None]:
+            got = windows.get((sx, sy))
+            if got is not None:
+                return got
             win = _down(turned[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w], 2).reshape(-1, 3)[sel]
             if keep is None:
-                return win, None
-            k = _down(keep[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w].astype(np.float32), 2)
-            return win, (k > 0.99).reshape(-1, 3)[sel].astype(np.float32)
+                got = (win, None)
+            else:
+                k = _down(keep[y0 + sy:y0 + sy + h, x0 + sx:x0 + sx + w].astype(np.float32), 2)
+                got = (win, (k > 0.99).reshape(-1, 3)[sel].astype(np.float32))
+            windows[(sx, sy)] = got
+            return got
 
         def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray) -> np.ndarray:
             """How badly each face's drawing (K × N × 3) fits, away from the card's edge."""
@@ -365,22 +373,19 @@ class CardMatcher:
         def place(i: int) -> tuple[float, float, int, int]:
             """(score, blur, sx, sy): the blur, then the shift, that best fit face ``i``."""
             win0, w0 = window(0, 0)
-            fits = []
-            for extra in BLUR_STEPS:
-                bt = blur_t + extra
-                face = self.templates(bt).half[i].reshape(-1, 3)[sel][None]
-                fits.append((float(scores(win0, w0, face)[0]), bt))
-            err0, bt = min(fits)
-            face = self.templates(bt).half[i].reshape(-1, 3)[sel][None]
+            blurs = [blur_t + extra for extra in BLUR_STEPS]
+            errs = scores(win0, w0, np.stack([self.templates(bt).half[i].reshape(-1, 3)[sel] for bt in blurs]))
+            err0, bt = min(zip(errs.tolist(), blurs))
+            face = self.templates(bt).half[i].reshape(-1, 3)[sel]
             best = (err0, bt, 0, 0)
-            for sy in (-1, 0, 1):
-                for sx in (-1, 0, 1):
-                    if sx == 0 and sy == 0:
-                        continue
-                    win, wts = window(sx, sy)
-                    err = float(scores(win, wts, face)[0])
-                    if err < best[0]:
-                        best = (err, bt, sx, sy)
+            # the eight shifts a pixel either way, compared with the face at once
+            shifts = [(sx, sy) for sy in (-1, 0, 1) for sx in (-1, 0, 1) if sx or sy]
+            wins = [window(sx, sy) for sx, sy in shifts]
+            wts = None if keep is None else np.stack([wt[sub] for _, wt in wins])
+            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face[sub], wts)
+            for (sx, sy), err in zip(shifts, errs.tolist()):
+                if err < best[0]:
+                    best = (err, bt, sx, sy)
             return best
 
         # every shortlisted face at the place that best fits the first; then the likeliest
@@ -452,15 +457,13 @@ class CardMatcher:
         ring = self._ring(vis)
         tmpl = np.ascontiguousarray(t.mean_half[:, :, 0])
         light = np.ascontiguousarray(_down(feats, 2).min(axis=2))
-        best = (-np.inf, 0.0, 0, 0)
         hm = m // 2
+        best = (-np.inf, 0.0, 0, 0)
         for turn in ALIGN_TURNS:
-            img = _turned(light, turn)
-            res = cv2.matchTemplate(img, tmpl, cv2.TM_CCOEFF_NORMED, mask=ring)
-            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-            j = np.unravel_index(int(np.argmax(res)), res.shape)
-            if res[j] > best[0]:
-                best = (float(res[j]), turn, int(j[1]), int(j[0]))
+            r = _ncc(_turned(light, turn), tmpl, ring)
+            j = np.unravel_index(int(np.argmax(r)), r.shape)
+            if r[j] > best[0]:
+                best = (float(r[j]), turn, int(j[1]), int(j[0]))
         fit, turn, jx, jy = best
         return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
 
@@ -488,20 +491,18 @@ class CardMatcher:
         weights = mask.astype(np.float32)
         best = (-np.inf, 0.0, 0, 0)
 
-        def fit_at(i: int, turn: float) -> None:
+        def fit_at(i: int, turns: Sequence[float]) -> None:
             nonlocal best
-            res = cv2.matchTemplate(_turned(light, turn), np.ascontiguousarray(faces[i]),
-                                    cv2.TM_CCOEFF_NORMED, mask=weights)
-            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-            j = np.unravel_index(int(np.argmax(res)), res.shape)
-            if res[j] > best[0]:
-                best = (float(res[j]), turn, int(j[1]), int(j[0]))
+            for turn in turns:
+                r = _ncc(_turned(light, turn), faces[i], weights)
+                j = np.unravel_index(int(np.argmax(r)), r.shape)
+                if r[j] > best[0]:
+                    best = (float(r[j]), turn, int(j[1]), int(j[0]))
 
         # the turn on the likeliest face, then the next faces at that turn
-        for turn in ALIGN_TURNS:
-            fit_at(int(order[0]), turn)
+        fit_at(int(order[0]), ALIGN_TURNS)
         for i in order[1:FACE_ALIGN_SHORTLIST]:
-            fit_at(int(i), best[1])
+            fit_at(int(i), (best[1],))
         fit, turn, jx, jy = best
         return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
 
@@ -516,6 +517,13 @@ class CardMatcher:
         ring[:e, :] = ring[-e:, :] = 0.0
         ring[:, :e] = ring[:, -e:] = 0.0
         return ring * (_down(vis.astype(np.float32), 2) > 0.99)
+
+
+def _ncc(image: np.ndarray, template: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Normalised correlation of ``template`` where ``mask`` holds, at every place in
+    ``image``; −1 where it is undefined (a flat window)."""
+    res = cv2.matchTemplate(image, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED, mask=mask)
+    return np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
 
 
 def _inner(shape: tuple[int, ...], edge_mm: float, k: int) -> np.ndarray:
@@ -563,6 +571,29 @@ def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None =
     gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
     resid = vq[None, :] - gain * cov
     return resid.sum(axis=1) / max(float(len(query)), 1.0)
+
+
+def residuals_each(queries: np.ndarray, face: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """:func:`residuals` of each of ``queries`` (K × N × 3: the card at K places) against one
+    ``face`` (N × 3), ``weights`` (K × N × 3, 0 or 1) for each place or None: one pass."""
+    if weights is None:
+        q = queries - queries.mean(axis=1, keepdims=True)
+        f = face - face.mean(axis=0)
+        vq = np.einsum("knc,knc->kc", q, q)
+        vf = np.einsum("nc,nc->c", f, f)
+        cov = np.einsum("knc,nc->kc", q, f)
+        gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
+        return (vq - gain * cov).sum(axis=1) / max(float(queries.shape[1]), 1.0)
+    n = np.maximum(weights.sum(axis=1), 1.0)                    # K × 3
+    mq = (queries * weights).sum(axis=1) / n
+    q = (queries - mq[:, None, :]) * weights
+    mf = np.einsum("nc,knc->kc", face, weights) / n
+    f = (face[None] - mf[:, None, :]) * weights
+    vq = (q * q).sum(axis=1)
+    vf = (f * f).sum(axis=1)
+    cov = (f * q).sum(axis=1)
+    gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
+    return (vq - gain * cov).sum(axis=1) / max(float(queries.shape[1]), 1.0)
 
 
 def _mean(px: np.ndarray, weights: np.ndarray | None) -> np.ndarray:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -82,6 +83,9 @@ class MountainReading:
     patch: np.ndarray | None = field(default=None, repr=False, compare=False)
     inside: np.ndarray | None = field(default=None, repr=False, compare=False)
     spec: PatchSpec | None = None
+    #: every patch of the table the reading looked at (the overview and the cards' patches):
+    #: while none of their pixels change, the reading holds (see :mod:`.warm`)
+    looked_at: tuple[PatchSpec, ...] = field(default=(), compare=False)
 
     def unsupported(self) -> int:
         """Cards above the base with a card missing under them (they cannot float: the cards
@@ -240,8 +244,10 @@ def _covering_mask(size: tuple[int, int], centre: tuple[float, float],
 
 
 def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
-                  matcher: CardMatcher) -> MountainReading:
-    """The cards of one seat's mountain (see the module docstring)."""
+                  matcher: CardMatcher, memo: Any = None) -> MountainReading:
+    """The cards of one seat's mountain (see the module docstring). ``memo``: the card readings
+    of the last still moment (a :class:`~companion.vision.altitude.warm.MatchMemo`), for a
+    warm reading."""
     spec = overview_spec(area)
     patch, inside = rectify(image, view, spec)
     grey = patch.min(axis=2).astype(np.float32)  # whiteness: see piles.grey_patch
@@ -252,7 +258,7 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     seen = cv2.erode(inside.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
     mean[~seen] = 0.0
     weakest[~seen] = 0.0
-    empty = MountainReading(area.seat, (), None, patch, inside, spec)
+    empty = MountainReading(area.seat, (), None, patch, inside, spec, (spec,))
     if float(weakest.max()) < OUTLINE_MIN:
         return empty
     ppm = camera_ppm(view, area)
@@ -262,12 +268,13 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     readings = []
     for lu, lv, _ in find_lattices(weakest, spec, layout):
         reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
-                                patch, inside)
+                                patch, inside, memo)
         readings.append(reading)
         score = sum(c.match.explained for c in reading.cards)
         if score > best_score + 1e-9:
             best, best_score = reading, score
-    return merge_lattices(best, [r for r in readings if r is not best], layout)
+    looked = (spec,) + tuple(x for r in readings for x in r.looked_at)
+    return replace(merge_lattices(best, [r for r in readings if r is not best], layout), looked_at=looked)
 
 
 def merge_lattices(best: MountainReading, others: list[MountainReading],
@@ -316,7 +323,7 @@ def merge_lattices(best: MountainReading, others: list[MountainReading],
 def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
                   matcher: CardMatcher, spec: PatchSpec, mean: np.ndarray, pooled: np.ndarray,
                   anchor: tuple[float, float], ppm: float, patch: np.ndarray,
-                  inside: np.ndarray) -> MountainReading:
+                  inside: np.ndarray, memo: Any = None) -> MountainReading:
     """The cards on one lattice (see :func:`read_mountain`)."""
     lu, lv = anchor
     empty = MountainReading(area.seat, (), anchor, patch, inside, spec)
@@ -348,6 +355,8 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     mpx = int(round(ALIGN_SHIFT_MM * CANON_PPM))
     k = rows[0] if rows else 0
     lowest = rows[-1] if rows else 0
+    crops: list[PatchSpec] = []
+    half_u, half_v = (cw / 2 + mpx) / CANON_PPM, (ch / 2 + mpx) / CANON_PPM
     while k >= lowest - 1:
         row = [c for (kk, _), c in by_slot.items() if kk == k]
         for m in sorted({m for kk, m in found if kk == k + 1}):
@@ -364,14 +373,19 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
             if crop is None:
                 continue
             must = support or any(s in found for s in ((k + 1, m - 1), (k + 1, m)))
-            match = matcher.match(crop, vis, ppm, must_hold=must)
+            cut = PatchSpec(spec.frame, cu - half_u, cv_ - half_v, cu + half_u, cv_ + half_v, CANON_PPM)
+            crops.append(cut)
+            if memo is None:
+                match = matcher.match(crop, vis, ppm, must_hold=must)
+            else:
+                match = memo.match((cu, cv_), (must,), cut, vis, lambda: matcher.match(crop, vis, ppm, must_hold=must))
             if match.name is None or match.name == BACK:
                 continue
             centre = (cu + match.shift[0], cv_ - match.shift[1])
             found[(k, m)] = (match, centre, -match.turn)
         k -= 1
     if not found:
-        return empty
+        return replace(empty, looked_at=tuple(crops))
     base_k = min(k for k, _ in found)
     base_m = min(m for k, m in found if k == base_k)
     cards = []
@@ -379,7 +393,7 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         n_cov = sum(1 for s in ((k + 1, m - 1), (k + 1, m)) if s in found)
         cards.append(CardReading(k - base_k + 1, m - base_m, match.name, match.conf, centre, ang,
                                  n_cov, match))
-    return MountainReading(area.seat, tuple(cards), (lu, lv), patch, inside, spec)
+    return MountainReading(area.seat, tuple(cards), (lu, lv), patch, inside, spec, tuple(crops))
 
 
 def _support_slots(cands: list[tuple[int, int, float, float]], anchor: tuple[float, float],

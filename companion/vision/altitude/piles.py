@@ -16,6 +16,7 @@ front of a mountain at the end a card kept face down (``card_back``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -141,15 +142,18 @@ def grey_patch(image: np.ndarray, view: View, spec: PatchSpec) -> np.ndarray:
 
 def read_at(image: np.ndarray, view: View, centre: tuple[float, float], angle_deg: float,
             matcher: CardMatcher, camera_ppm: float, z: float = 0.0,
-            visible: np.ndarray | None = None) -> FaceMatch:
-    """Read the card lying at ``centre`` (table mm) turned ``angle_deg``, at height ``z``."""
+            visible: np.ndarray | None = None, memo: Any = None) -> FaceMatch:
+    """Read the card lying at ``centre`` (table mm) turned ``angle_deg``, at height ``z``
+    (``memo``: the readings of the last still moment, see :mod:`.warm`)."""
     w, h = matcher.size
     m = ALIGN_SHIFT_MM
     cw, ch = w / CANON_PPM / 2 + m, h / CANON_PPM / 2 + m
     spec = PatchSpec(Frame2(centre, angle_deg), -cw, -ch, cw, ch, CANON_PPM, z)
     crop, _ = rectify(image, view, spec)
     vis = np.ones((h, w), bool) if visible is None else visible
-    return matcher.match(crop, vis, camera_ppm)
+    if memo is None:
+        return matcher.match(crop, vis, camera_ppm)
+    return memo.match(centre, (round(angle_deg, 2), z), spec, vis, lambda: matcher.match(crop, vis, camera_ppm))
 
 
 def ppm_at(view: View, xy: tuple[float, float], z: float = 0.0) -> float:
@@ -158,14 +162,26 @@ def ppm_at(view: View, xy: tuple[float, float], z: float = 0.0) -> float:
     return float((np.linalg.norm(px[1] - px[0]) + np.linalg.norm(px[2] - px[0])) / 20.0)
 
 
+def spot_spec(spot: Spot, layout: AltitudeLayout, z: float = 0.0) -> PatchSpec:
+    """Where a spot's card is looked for (its reading's crops lie inside)."""
+    w, h = layout.card_mm
+    r = SPOT_REACH_MM + 6.0
+    return PatchSpec(Frame2(spot.centre, spot.angle_deg), -w / 2 - r, -h / 2 - r, w / 2 + r, h / 2 + r,
+                     SEARCH_PPM, z)
+
+
+def kept_spec(area: SeatArea) -> PatchSpec:
+    """Where the cards kept in front of a seat are looked for."""
+    return PatchSpec(Frame2(area.origin, area.angle_deg), -10.0, -area.hand_depth - 12.0,
+                     area.size[0] + 10.0, 8.0, SEARCH_PPM)
+
+
 def read_spot(image: np.ndarray, view: View, spot: Spot, layout: AltitudeLayout,
-              matcher: CardMatcher, z: float = 0.0) -> FoundCard | None:
+              matcher: CardMatcher, z: float = 0.0, memo: Any = None) -> FoundCard | None:
     """The card on top at a spot (the discard pile, the deck), read; None when no card's
     outline shows there."""
     frame = Frame2(spot.centre, spot.angle_deg)
-    w, h = layout.card_mm
-    r = SPOT_REACH_MM + 6.0
-    spec = PatchSpec(frame, -w / 2 - r, -h / 2 - r, w / 2 + r, h / 2 + r, SEARCH_PPM, z)
+    spec = spot_spec(spot, layout, z)
     grey = grey_patch(image, view, spec)
     best: FoundCard | None = None
     for u, v, t, score in find_cards(grey, spec, layout.card_mm, (0.0, 0.0), SPOT_REACH_MM, SPOT_TURN_DEG):
@@ -173,7 +189,8 @@ def read_spot(image: np.ndarray, view: View, spot: Spot, layout: AltitudeLayout,
             break
         centre = tuple(float(c) for c in frame.to_table(np.array([[u, v]]))[0])
         angle = spot.angle_deg + t
-        match = read_at(image, view, centre, angle, matcher, ppm_at(view, centre, z), z)  # type: ignore[arg-type]
+        match = read_at(image, view, centre, angle, matcher, ppm_at(view, centre, z), z,  # type: ignore[arg-type]
+                        memo=memo)
         found = FoundCard(centre, angle, score, match)  # type: ignore[arg-type]
         if best is None or _better(found, best):
             best = found
@@ -191,13 +208,13 @@ def _better(a: FoundCard, b: FoundCard) -> bool:
 
 
 def read_kept(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
-              matcher: CardMatcher) -> list[FoundCard]:
+              matcher: CardMatcher, memo: Any = None) -> list[FoundCard]:
     """The cards laid in a row in front of a seat's area (at the end of the game), left to
     right; a card whose face fits no enrolled card is a back."""
     frame = Frame2(area.origin, area.angle_deg)
     w, h = layout.card_mm
     depth = area.hand_depth
-    spec = PatchSpec(frame, -10.0, -depth - 12.0, area.size[0] + 10.0, 8.0, SEARCH_PPM)
+    spec = kept_spec(area)
     grey = grey_patch(image, view, spec)
     st = steps(np.nan_to_num(grey, nan=0.0), spec.ppm)
     # candidates along the row: both long sides of a card's border one card width apart
@@ -223,7 +240,8 @@ def read_kept(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLay
                 break
             centre = tuple(float(c) for c in frame.to_table(np.array([[u, v]]))[0])
             angle = area.angle_deg + t
-            match = read_at(image, view, centre, angle, matcher, ppm_at(view, centre))  # type: ignore[arg-type]
+            match = read_at(image, view, centre, angle, matcher, ppm_at(view, centre),  # type: ignore[arg-type]
+                            memo=memo)
             if match.name is not None:
                 found.append(FoundCard(centre, angle, score, match))  # type: ignore[arg-type]
                 break

@@ -13,7 +13,9 @@ cannot be located (no marker in view) gives None.
 The steps, each in its own module: locate the table (:mod:`.locate`), read each seat's mountain
 (:mod:`.mountain`), the discard pile, the deck and the rows of kept cards (:mod:`.piles`), and
 check for an arm (:mod:`.hands`). Cards are recognised against the faces enrolled once with
-``companion calibrate cards --game altitude`` (:mod:`.faces`).
+``companion calibrate cards --game altitude`` (:mod:`.faces`). While the camera stays put, a
+mountain, pile or row whose pixels did not change since the last still moment read is taken
+as it was read then (:mod:`.warm`): after a move, only what the move touched is read again.
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ import numpy as np
 from calibration.boards import TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
-from companion.vision.altitude import hands
+from companion.vision.altitude import hands, warm
 from companion.vision.altitude.faces import BACK, CardMatcher, Tint, tint_of
 from companion.vision.altitude.layout import (
     DEFAULT_LAYOUT, GAME, SEATS, AltitudeLayout, card_corners, load_layout,
 )
 from companion.vision.altitude.locate import Located, TableLocator
-from companion.vision.altitude.mountain import MountainReading, read_mountain
-from companion.vision.altitude.piles import DECK_TOP_MM, FoundCard, read_kept, read_spot
+from companion.vision.altitude.mountain import MountainReading, overview_spec, read_mountain
+from companion.vision.altitude.piles import DECK_TOP_MM, FoundCard, kept_spec, read_kept, read_spot, spot_spec
 from companion.vision.altitude.rectify import Frame2, PatchSpec, rectify
 from companion.vision.camera import CameraModel, View
 from companion.vision.frames import Frame
@@ -58,6 +60,10 @@ class Reading:
     discard: FoundCard | None = None
     deck: FoundCard | None = None
     kept: tuple[tuple[str, tuple[FoundCard, ...]], ...] = ()
+    #: the parts taken as the last still moment read them, their pixels unchanged (:mod:`.warm`)
+    warm: tuple[str, ...] = ()
+    #: the cards of the parts read again whose cut-outs had not changed (their readings kept)
+    cards_kept: int = 0
 
 
 @dataclass
@@ -68,7 +74,9 @@ class AltitudeReader:
     table``); ``layout``: the seats' areas and the piles' spots (:mod:`.layout`); ``seats``:
     the seats to look at (all four by default; naming only the seats in play is quicker);
     ``reuse_pose``: keep the last frame's pose while its markers stay put (a still camera);
-    ``twins``: cards printed alike, name → shared design (see :class:`CardMatcher`)."""
+    ``twins``: cards printed alike, name → shared design (see :class:`CardMatcher`);
+    ``warm``: take the parts of the table whose pixels did not change since the last still
+    moment as they were read then (:mod:`.warm`; the camera must not have moved)."""
 
     cards: Any
     camera: CameraModel | None = None
@@ -77,10 +85,13 @@ class AltitudeReader:
     seats: tuple[str, ...] = SEATS
     reuse_pose: bool = True
     twins: dict[str, str] | None = None
+    warm: bool = True
     matcher: CardMatcher = field(init=False)
     locator: TableLocator = field(init=False)
     #: the last frame's tint (see :meth:`_recolour`)
     _tint: Tint | None = field(default=None, init=False, repr=False)
+    #: the parts of the last still readings (:mod:`.warm`)
+    _warm_state: warm.WarmState | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.cards, CardMatcher):
@@ -119,17 +130,65 @@ class AltitudeReader:
             return Reading(located)
         view = located.view
         lay = self.layout
-        mountains = tuple(read_mountain(image, view, lay.seat(s), lay, self.matcher) for s in self.seats)
-        discard = read_spot(image, view, lay.discard, lay, self.matcher, z=DISCARD_TOP_MM)
-        deck = read_spot(image, view, lay.deck, lay, self.matcher, z=DECK_TOP_MM)
+        blocks = warm.block_picture(image) if self.warm else None
+        state = self._warm_state if blocks is not None else None
+        if state is not None:
+            if warm.same_view(state.view, view, [overview_spec(lay.seat(s)) for s in self.seats]):
+                view = state.view  # the same pose: the patches' sampling maps stay
+            else:
+                state = None
+        parts: dict[str, warm.Kept] = {}
+        fresh: dict[str, tuple[Any, tuple[PatchSpec, ...], warm.MatchMemo]] = {}
+
+        def part(name: str, read: Any, looked_at: Any) -> Any:
+            """A part of the reading: as it was read before when none of its pixels changed
+            since (:mod:`.warm`), else read from this frame (``read(memo)``), its cards whose
+            own pixels did not change taken as they were read."""
+            memo = None
+            if state is not None and blocks is not None:
+                holds, value = state.get(name, blocks)
+                if holds:
+                    parts[name] = state.parts[name]
+                    return value
+                memo = warm.MatchMemo(view, blocks, state.memo(name))
+            elif blocks is not None:
+                memo = warm.MatchMemo(view, blocks)
+            value = read(memo)
+            if memo is not None:
+                fresh[name] = (value, tuple(looked_at(value)), memo)
+            return value
+
+        w = lay.card_mm[0] / 2
+        mountains = tuple(
+            part(f"mountain:{s}", lambda memo, s=s: read_mountain(image, view, lay.seat(s), lay, self.matcher, memo),
+                 lambda r: r.looked_at) for s in self.seats)
+        discard = part("discard", lambda memo: read_spot(image, view, lay.discard, lay, self.matcher,
+                                                         z=DISCARD_TOP_MM, memo=memo),
+                       lambda _: [spot_spec(lay.discard, lay, DISCARD_TOP_MM)])
+        deck = part("deck", lambda memo: read_spot(image, view, lay.deck, lay, self.matcher, z=DECK_TOP_MM, memo=memo),
+                    lambda _: [spot_spec(lay.deck, lay, DECK_TOP_MM)])
         kept = []
         for s in self.seats:
-            row = read_kept(image, view, lay.seat(s), lay, self.matcher)
+            spec = kept_spec(lay.seat(s))
+            row = part(f"kept:{s}",
+                       lambda memo, s=s: tuple(read_kept(image, view, lay.seat(s), lay, self.matcher, memo)),
+                       lambda _, spec=spec: [replace(spec, u0=spec.u0 - w, u1=spec.u1 + w)])
             if row:
                 kept.append((s, tuple(row)))
+        reused = tuple(sorted(parts))
         mountains, discard, deck, kept = self._recolour(mountains, discard, deck, kept)
         check = self._hand_check(image, view, mountains, discard, deck, kept)
-        return Reading(located, check, mountains, discard, deck, tuple(kept))
+        if blocks is not None and not check.hand:
+            for name, (value, looked, memo) in fresh.items():
+                parts[name] = warm.Kept(value, blocks, warm.region_blocks(view, looked, blocks.shape[:2]), memo.now)
+            self._warm_state = warm.WarmState(view, parts)
+        hits = sum(m.hits for _, _, m in fresh.values())
+        return Reading(located, check, mountains, discard, deck, tuple(kept), reused, hits)
+
+    def forget(self) -> None:
+        """Read the next frame cold (the table was moved, the game restarted)."""
+        self._warm_state = None
+        self.locator.forget()
 
     def _recolour(self, mountains: tuple[MountainReading, ...], discard: FoundCard | None,
                   deck: FoundCard | None, kept: list[tuple[str, tuple[FoundCard, ...]]]
@@ -348,7 +407,7 @@ def make_reader(**kwargs: Any) -> AltitudeReader:
                        hint="run `companion calibrate cards --game altitude` first")
     if "seats" in kwargs:
         kwargs["seats"] = tuple(kwargs["seats"])
-    allowed = {"camera", "table_layout", "layout", "cards", "seats", "reuse_pose", "twins"}
+    allowed = {"camera", "table_layout", "layout", "cards", "seats", "reuse_pose", "twins", "warm"}
     unknown = set(kwargs) - allowed
     if unknown:
         raise BadInput(f"the Altitude reader takes no {', '.join(sorted(unknown))}",
