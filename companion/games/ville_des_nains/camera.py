@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import Any, Hashable
 
 from companion.games.base import Candidate, MalformedMove
@@ -120,34 +121,125 @@ def hidden_weight(conf: float) -> float:
 
 
 def explain(state: VdnState, observation: Observation) -> float:
-    """The matching cost (``companion.games.matching``), with the built stones matched level by
-    level: a stone the state has where the reader reports another one costs what that reading
-    says of the place (:func:`hidden_weight`) and the reading's own surprise, not a stone
-    missing and a stone unexplained."""
+    """The matching cost (``companion.games.matching``), with the built stones matched building
+    by building and level by level: a stone the state has where the reader reports another one
+    costs what that reading says of the place (:func:`hidden_weight`) and the reading's own
+    surprise, not a stone missing and a stone unexplained; a stone read where the state has
+    none is as surprising as the surest stone read on it (:func:`_building_cost`); and a
+    building whose reading may hold a stone that is not there (:func:`_vanished`) costs the
+    cheaper of the two readings."""
     expected = expected_keys(state)
     observed = [(piece_key(p), p.conf) for p in observation.pieces]
     cost = mismatch_cost([e for e in expected if e[0][0] != "stone"],
                          [o for o in observed if o[0][0] != "stone"])
-    want = Counter(k for k, _ in expected if k[0] == "stone")
+    want: dict[Hashable, Counter] = {}
+    for key, _ in expected:
+        if key[0] == "stone":
+            want.setdefault(key[1:3], Counter())[key] += 1
+    read: dict[Hashable, list[tuple[Hashable, float]]] = {}
+    for key, conf in observed:
+        if key[0] == "stone":
+            read.setdefault(key[1:3], []).append((key, conf))
+    for where in set(want) | set(read):
+        stones = read.get(where, [])
+        best = _building_cost(want.get(where, Counter()), stones)
+        shifted = _vanished(stones)
+        if shifted is not None:
+            best = min(best, shifted[1] + _building_cost(want.get(where, Counter()), shifted[0]))
+        cost += best
+    return cost
+
+
+def _building_cost(want: Counter, observed: list[tuple[Hashable, float]]) -> float:
+    """:func:`explain`'s cost for one building: ``want`` its stones in the state (matching
+    keys), ``observed`` the stones read on its slot (key, confidence). A stone read at a level
+    where the state has none is weighed by the surest stone read at its level or above it: a
+    stone holds up the ones read on it, so a stack read on a bare slot is as surprising as its
+    surest stone, whatever the colour of the lower ones (a stone under a long block shows a
+    sliver of its near face and is read with little confidence, the long block on it with
+    much); and a stack read on a slot the state has bare costs at least :data:`MISS`."""
+    bare = not any(want.values())
+    want = Counter(want)
+    above: dict[int, float] = {}
+    for key, conf in observed:
+        for level in range(int(key[3] or 0) + 1):
+            above[level] = max(above.get(level, 0.0), conf)
+    cost = 0.0
     left: list[tuple[Hashable, float]] = []
-    for key, conf in sorted((o for o in observed if o[0][0] == "stone"), key=lambda kc: -kc[1]):
+    for key, conf in sorted(observed, key=lambda kc: -kc[1]):
         if want[key] > 0:
             want[key] -= 1
         else:
             left.append((key, conf))
     at: dict[Hashable, list[float]] = {}
     for key, conf in left:
-        at.setdefault(key[1:4], []).append(conf)  # (seat, building, level)
+        at.setdefault(key[3], []).append(conf)  # the level
     for key, n in want.items():
         for _ in range(n):
-            there = at.get(key[1:4])
+            there = at.get(key[3])
             if there:
                 conf = there.pop(0)
                 cost += hidden_weight(conf) + surprise(conf)
             else:
                 cost += MISS
-    cost += sum(surprise(c) for confs in at.values() for c in confs)
+    cost += sum(surprise(above.get(level, c)) for level, confs in at.items() for c in confs)
+    if observed and bare:
+        # a stack read on a slot the state has bare: the reader found a stone's foot there,
+        # as surprising as a built stone it did not report
+        cost = max(cost, MISS)
     return cost
+
+
+#: a built stone read with less confidence than this, a long block read on it, may be no stone
+#: at all: a long block lying towards the camera on another one shows, from the camera, as that
+#: long block a level higher and a little nearer, over a stone its overhang hides (the two
+#: pictures differ by a pixel; the stone's place and the rules tell them apart)
+VANISH = 0.15
+
+
+def _vanished(observed: list[tuple[Hashable, float]]
+              ) -> tuple[list[tuple[Hashable, float]], float, int] | None:
+    """One building's reading with its lowest stone that may not be there (:data:`VANISH`)
+    taken out and the stones above it one level lower, what assuming so costs (a stone that
+    may hide under the overhang: :data:`MISS_HIDDEN`, and the reading's surprise) and the level
+    taken out; None when no stone of the reading may be left out."""
+    if any(k[3] is None for k, _ in observed):
+        return None
+    levels = {int(k[3]): (k, c) for k, c in observed}
+    for level in sorted(levels):
+        key, conf = levels[level]
+        up = levels.get(level + 1)
+        if conf < VANISH and up is not None and up[0][5] == "long":
+            out = [(k, c) for k, c in observed if int(k[3]) < level]
+            out += [(k[:3] + (int(k[3]) - 1,) + k[4:], c) for k, c in observed if int(k[3]) > level]
+            return out, MISS_HIDDEN + surprise(conf), level
+    return None
+
+
+def vanished_observation(observation: Observation) -> Observation | None:
+    """The observation with, on each building, the stone :func:`_vanished` takes out taken out
+    and those above it one level lower (None when no building's reading allows it)."""
+    by: dict[tuple[Any, Any], list[Piece]] = {}
+    for p in observation.pieces:
+        if p.kind == "stone" and (p.zone or "").startswith(PLAYER) and p.level is not None:
+            by.setdefault((p.zone, p.get("building")), []).append(p)
+    drop: dict[tuple[Any, Any], int] = {}
+    for where, stones in by.items():
+        shifted = _vanished([(piece_key(p), p.conf) for p in stones])
+        if shifted is not None:
+            drop[where] = shifted[2]
+    if not drop:
+        return None
+    pieces = []
+    for p in observation.pieces:
+        where = (p.zone, p.get("building"))
+        if where in drop and p.level is not None:
+            if p.level == drop[where]:
+                continue
+            if p.level > drop[where]:
+                p = replace(p, level=p.level - 1)
+        pieces.append(p)
+    return replace(observation, pieces=tuple(pieces))
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,11 +474,21 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     if state.stage == OVER:
         return []
     ch = _Change(state, observation)
-    if not ch.anything:
-        return []
     found: list[tuple[Move, Result]] = []
-    for move in _hypotheses(state, ch):
-        found += _results(state, move)
+    if ch.anything:
+        for move in _hypotheses(state, ch):
+            found += _results(state, move)
+    if not any(result.rule is None for _, result in found):
+        # no legal move builds what was read: a stone barely seen under a long block may be
+        # the long block's overhang (:func:`_vanished`); the rules tell
+        shifted = vanished_observation(observation)
+        if shifted is not None:
+            ch = _Change(state, shifted)
+            if ch.anything:
+                for move in _hypotheses(state, ch):
+                    found += [f for f in _results(state, move) if f[1].rule is None]
+    if not found:
+        return []
     by_look: dict[frozenset, list[tuple[Move, Result]]] = {}
     for move, result in found:
         by_look.setdefault(signature(result.state), []).append((move, result))
