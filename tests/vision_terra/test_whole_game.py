@@ -49,9 +49,11 @@ def test_the_whole_demo_game_is_refereed_from_the_video(data_dir):
         if step.kind != "illegal":
             state = game.apply(state, game.move_from_json(step.move))
     visible: dict[int, tuple[float, ...]] = {}
+    above: dict[int, tuple[float, ...]] = {}
     while loop.step():
         assert source.last is not None and source.last_truth is not None
         visible[int(source.last.step)] = tuple(source.last_truth["visible"])
+        above[int(source.last.step)] = tuple(source.last_truth["visible_above"])
         number = source.positions[source.last.step].step
         if number < 0:
             continue
@@ -65,7 +67,7 @@ def test_the_whole_demo_game_is_refereed_from_the_video(data_dir):
             stood.add(number)
             referee.let_stand(actor="table")
     events = table.log.events(referee.session.game_id)
-    asked = with_hidden_puts_asked(script, visible)
+    asked = with_hidden_puts_asked(script, visible, above)
     assert [n for n, s in enumerate(asked.steps) if s.kind == "ask"] == [9, 13]
     result = compare(game, asked, events)
     assert not result.mismatches, "\n".join(result.mismatches[:10])

@@ -19,7 +19,9 @@ import numpy as np
 
 from companion.observation import Observation, Piece
 from companion.synth.scene import Shot
-from companion.synth.terra.render import BOARD_ID, FLAG_ID, HAND_ID, TOP_ID, RenderedTerra
+from companion.synth.terra.render import (
+    BOARD_ID, FLAG_ID, HAND_ID, POLE_ID, SIDE_ID, TOP_ID, RenderedTerra,
+)
 from companion.synth.terra.scene import TerraScene
 from companion.vision.camera import TablePose, View
 from companion.vision.terra.kit import (
@@ -47,6 +49,9 @@ class TerraTruth:
     hand_cover: tuple[float, ...]     # per square: the share of its top the arm covers
     view: View                        # the camera, table frame
     board_view: View                  # the camera, board frame (cells are read in it)
+    #: per square: the share of the top of a block on its tower (where the top of a block lifted
+    #: from it was) that nearer pieces leave in view (:func:`visible_above`)
+    visible_above: tuple[float, ...] = ()
 
     def readable(self, square: int) -> bool:
         return self.visible[square] >= MIN_VISIBLE
@@ -56,6 +61,7 @@ class TerraTruth:
         return {"observation": self.observation.to_json(), "heights": list(self.heights),
                 "flags": [[c, list(cell)] for c, cell in self.flags],
                 "visible": [round(v, 3) for v in self.visible],
+                "visible_above": [round(v, 3) for v in self.visible_above],
                 "flag_visible": [round(v, 3) for v in self.flag_visible],
                 "hand": self.hand, "hand_over_board": self.hand_over_board,
                 "hand_cover": [round(v, 3) for v in self.hand_cover],
@@ -153,4 +159,44 @@ def make_truth(scene: TerraScene, shot: Shot, rendered: RenderedTerra) -> TerraT
     obs = ideal_observation(scene)
     return TerraTruth(obs, scene.heights, tuple((f.colour, f.cell) for f in scene.flags),
                       tuple(visible), tuple(flag_vis), scene.hand is not None, hand_over,
-                      tuple(cover), view, bview)
+                      tuple(cover), view, bview, visible_above(scene, bview, ids))
+
+
+def visible_above(scene: TerraScene, bview: View, ids: np.ndarray) -> tuple[float, ...]:
+    """Per square, the share of the top of a block laid on its tower (one block high on an
+    empty square) that nothing nearer the camera would hide: where the top of a block lifted
+    from the square was. The block is not drawn, so a pixel of its top is hidden where the id
+    map shows a piece (top, side, flag) of a square nearer the camera than this one, or the
+    arm."""
+    eye = bview.pose.camera_position[:2]
+    centres = (np.stack([np.arange(SIZE * SIZE) % SIZE, np.arange(SIZE * SIZE) // SIZE], axis=1) + 0.5) * SQUARE_MM
+    dist = np.linalg.norm(centres - eye, axis=1)
+    # what each id belongs to: the square of a top or side, the square of a flag's head or pole
+    owner = np.full(HAND_ID + 1, -1, np.int64)
+    owner[TOP_ID:TOP_ID + SIZE * SIZE] = np.arange(SIZE * SIZE)
+    owner[SIDE_ID:SIDE_ID + SIZE * SIZE] = np.arange(SIZE * SIZE)
+    for n, f in enumerate(scene.flags):
+        owner[FLAG_ID + n] = owner[POLE_ID + n] = f.cell[1] * SIZE + f.cell[0]
+    h, w = ids.shape
+    out = []
+    half = BLOCK_MM / 2 * 0.97
+    for sq, height in enumerate(scene.heights):
+        cx, cy = centres[sq]
+        corners = np.array([[cx - half, cy - half], [cx + half, cy - half],
+                            [cx + half, cy + half], [cx - half, cy + half]])
+        quad = bview.project(np.column_stack([corners, np.full(4, (height + 1) * BLOCK_MM)]))
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+            out.append(0.0)
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round((quad - [x0, y0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        area = int(mask.sum())
+        cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        inside = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] > 0
+        shown = ids[cy0:cy1, cx0:cx1][inside].astype(np.int64)
+        who = np.where(shown <= HAND_ID, owner[np.minimum(shown, HAND_ID)], -1)
+        hidden = (shown == HAND_ID) | ((who >= 0) & (who != sq) & (dist[np.maximum(who, 0)] < dist[sq]))
+        out.append(float((~hidden).sum()) / area if area else 0.0)
+    return tuple(out)

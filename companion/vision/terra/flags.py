@@ -229,6 +229,27 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
     return out
 
 
+def wholly_hidden(squares: list[int], heights: np.ndarray, geo: BoardGeometry, origin: tuple[int, int],
+                  depth: np.ndarray, limit: np.ndarray) -> list[bool]:
+    """For each square, whether nearer towers (``depth``, ``limit``: the occlusion image of the
+    heights read) hide the whole head of a flag standing on it (its centre and eight points
+    of its rim): a flag there cannot show."""
+    out = []
+    ring = np.array([[0.0, 0.0]] + [[np.cos(a), np.sin(a)] for a in np.arange(8) * np.pi / 4])
+    for s in squares:
+        h = int(heights[s])
+        centre = np.array([[(s % SIZE + 0.5) * SQUARE_MM, (s // SIZE + 0.5) * SQUARE_MM, head_centre_z(h)]])
+        c = geo.project(centre)[0] - np.asarray(origin, float)
+        radius = HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(h))
+        pts = np.round(c[None, :] + 0.8 * radius * ring).astype(int)
+        inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < depth.shape[1]) & (pts[:, 1] < depth.shape[0])
+        if not inside.all():
+            out.append(False)
+            continue
+        out.append(bool((depth[pts[:, 1], pts[:, 0]] < limit[s]).all()))
+    return out
+
+
 def assign(blobs: list[Blob], heights: np.ndarray, geo: BoardGeometry, origin: tuple[int, int]
            ) -> list[FlagReading]:
     """Place each head on the square whose predicted head (on its tower, as read) is nearest,

@@ -55,6 +55,14 @@ REMEMBERED_CONF = 0.5
 #: the memory's weight, as a prior probability on the height last seen, where the square is
 #: hidden now and read unsurely (the rest spread evenly over the other heights)
 REMEMBERED_PRIOR = 0.5
+#: a remembered top in full view is not ruled out by a reading of a height the camera cannot
+#: see while its probability is at least this (a top under a shadow across it reads 0.04)
+NOT_RULED_OUT = 0.01
+#: a tower reported below this confidence is the camera's doubt to the referee (hidden: a flag
+#: there may not show; ``docs/observation/terra-turrium.md``)
+DOUBT_CONF = 0.6
+#: a flag read with at least this confidence is remembered (:meth:`TerraReader._remembered_flags`)
+FLAG_SEEN = 0.6
 #: the board's corners moving this far (px) between frames means the camera or the board moved
 MOVED_PX = 3.0
 #: a change no move explains, seen in this many still moments in a row, is lasting (the light,
@@ -101,6 +109,9 @@ class TerraReader:
     #: the last still frame read with no arm: (grey crop, heights, where the board's corners were)
     _reference: tuple | None = field(default=None, init=False, repr=False)
     _streak: int = field(default=0, init=False, repr=False)
+    #: the flags last seen, square → colour (see :meth:`_remembered_flags`)
+    _flag_memory: dict = field(default_factory=dict, init=False, repr=False)
+    _memory_fresh: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.locator = BoardLocator(self.camera, self.layout)
@@ -165,13 +176,38 @@ class TerraReader:
         placed = flagmod.assign(blobs, heights.heights, geo, smp.origin)
         depth, limit = occlusion(geo, heights.heights, smp.shape, smp.origin)
         placed += flagmod.partly_hidden(heads, placed, heights.heights, geo, smp.origin, depth, limit)
+        placed += self._remembered_flags(placed, heights, geo, smp.origin, depth, limit)
         return Reading(located, second, heights, tuple(placed))
+
+    def _remembered_flags(self, placed: list[flagmod.FlagReading], reading: HeightReading,
+                          geo: BoardGeometry, origin: tuple[int, int], depth: np.ndarray,
+                          limit: np.ndarray) -> list[flagmod.FlagReading]:
+        """Flags seen before on squares where nearer towers now hide a head wholly, while the
+        square's height is read with conviction (:data:`DOUBT_CONF`; of a square read without,
+        the referee expects no head anyway): reported where they were seen, with the memory's
+        low confidence (:data:`REMEMBERED_CONF`), as the heights of hidden squares are; else
+        the head's absence would read as the flag gone. A flag whose place shows again without
+        it has left, and is forgotten. The memory goes with the heights' (the camera or the
+        board moved)."""
+        if not self._memory_fresh:
+            self._flag_memory = {}
+        read = {f.cell[1] * SIZE + f.cell[0] for f in placed}
+        kept = [sq for sq in self._flag_memory if sq not in read]
+        hidden = flagmod.wholly_hidden(kept, reading.heights, geo, origin, depth, limit)
+        kept = [sq for sq, h in zip(kept, hidden) if h]
+        out = [flagmod.FlagReading(self._flag_memory[sq], (sq % SIZE, sq // SIZE), REMEMBERED_CONF)
+               for sq in kept if reading.conf[sq] >= DOUBT_CONF]
+        memory = {f.cell[1] * SIZE + f.cell[0]: f.colour for f in placed if f.conf >= FLAG_SEEN}
+        memory.update({sq: self._flag_memory[sq] for sq in kept})
+        self._flag_memory = memory
+        return out
 
     def _remember(self, located: Located, reading: HeightReading) -> HeightReading:
         """Squares the camera cannot see now keep the height last read when it could (see the
         class docstring); squares read clearly now are remembered."""
         anchor = located.geometry.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
-        if self._anchor is None or np.max(np.abs(anchor - self._anchor)) > MOVED_PX:
+        self._memory_fresh = not (self._anchor is None or np.max(np.abs(anchor - self._anchor)) > MOVED_PX)
+        if not self._memory_fresh:
             self._memory = np.full(SIZE * SIZE, -1)  # the camera or the board moved
         self._anchor = anchor
         rows = np.arange(SIZE * SIZE)
@@ -189,7 +225,8 @@ class TerraReader:
             # (blocks laid on the square, the new top in view though the old one is not) still
             # wins, and is reported as read; where nothing decisive shows, the height last seen
             # stays, with the memory's low confidence
-            prior = np.full(len(probs[sq]), (1.0 - REMEMBERED_PRIOR) / (len(probs[sq]) - 1))
+            shows = reading.seen_all[sq] >= CLEAR_SEEN
+            prior = np.where(shows, REMEMBERED_PRIOR, (1.0 - REMEMBERED_PRIOR) / (len(probs[sq]) - 1))
             prior[mem[sq]] = REMEMBERED_PRIOR
             post = reading.probs[sq] * prior
             best = int(np.argmax(post))
@@ -199,6 +236,21 @@ class TerraReader:
             probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
             probs[sq, best] = REMEMBERED_CONF
         use &= heights == mem
+        # the remembered top in full view, read now as a height whose top the camera cannot see
+        # (a tower read gone), unsurely, while the picture does not rule the remembered top out:
+        # what shows of it is the same top under a shadow more likely than a block lifted. The
+        # reading rests on nothing seen at the height it picks, so it is no sighting: the
+        # height last seen stays, with the memory's low confidence (a block lifted there is
+        # then counted by the referee, or asked about, never guessed)
+        in_view = reading.seen_all[rows, np.maximum(mem, 0)] >= HIDDEN_SEEN
+        unseen = reading.seen_all[rows, heights] < CLEAR_SEEN
+        doubted = (known & in_view & unseen & (conf < SURE) & (heights != mem)
+                   & (reading.probs[rows, np.maximum(mem, 0)] >= NOT_RULED_OUT))
+        for sq in np.nonzero(doubted)[0]:
+            heights[sq] = mem[sq]
+            probs[sq] = (1.0 - REMEMBERED_CONF) / (len(probs[sq]) - 1)
+            probs[sq, mem[sq]] = REMEMBERED_CONF
+        use |= doubted
         clear = (conf >= SURE) & (reading.seen_all[rows, heights] >= CLEAR_SEEN) & ~use
         # a sure reading that contradicts the memory of a square hidden now is what was reported:
         # the blocks moved while the square was hidden, and the memory is stale. Kept, a later
