@@ -191,6 +191,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     read_cpu_ms: list[float] = []
     locate_ms: list[float] = []
     hand_frames = hand_read = false_hands = lattice_same = 0
+    # which positions, so that a weak spot can be looked at again
+    hand_read_at: list[int] = []
+    false_hands_at: list[int] = []
     t_start = time.perf_counter()
     stop = args.start + args.positions
     for i in range(args.start, stop):
@@ -216,6 +219,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         read_cpu_ms.append((time.process_time() - c0) * 1000)
         if obs.hand:
             false_hands += 1
+            false_hands_at.append(i)
         s = score(obs, rendered.truth)
         lattice_same += s.lattice_same
         for key in keys:
@@ -231,6 +235,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             obs_h = HlcReader(camera=shot.view.camera, cards=cards).read(with_hand.image)
             if obs_h is not None and not obs_h.hand:
                 hand_read += 1
+                hand_read_at.append(i)
         done = i - args.start + 1
         if done % 25 == 0:
             a = groups["all"]
@@ -257,6 +262,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "accuracy": rows,
         "hand frames read as positions": hand_read,
         "hand-free frames taken for hands": false_hands,
+        "hand frames read as positions at": hand_read_at,
+        "hand-free frames taken for hands at": false_hands_at,
         "lattice as the truth's (angle < 1°, origin < 3 mm)": lattice_same,
         "timing_ms": timing,
         "one core": pinned,
@@ -266,6 +273,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     print_table("Hands and lattice", [{"hand frames": hand_frames, "read as positions": hand_read,
                                        "hand-free frames taken for hands": false_hands,
                                        "lattice as truth": lattice_same}])
+    print(f"hand frames read as positions at {hand_read_at or 'none'}; hand-free frames taken for hands at "
+          f"{false_hands_at or 'none'}")
     print_table("Time per 1280×720 frame (ms, one core)",
                 [{"step": k, **v} for k, v in timing.items() if v])
     return figures
