@@ -51,6 +51,11 @@ OUTLINE_MIN = 0.012
 LATTICE_SHARE = 0.15
 #: a lattice point is read when its outline scores at least this
 CANDIDATE_MIN = 0.008
+#: ... and read only when the best outline within a hand-laid card's jitter of it scores at
+#: least this: on the rendered corpus every card read there scored 0.023 or more, while most
+#: of the points refused (bare table, wood grain) scored less, and each costs a comparison
+#: with the faces (cards resting under cards found are read whatever their outline)
+PLACE_MIN = 0.015
 #: a card another lattice offset found is added to the best lattice's reading when its centre
 #: lies this close (mm) to a free slot of that lattice (hand-laid cards wander about 3 mm)
 SLOT_TOLERANCE_MM = 9.0
@@ -266,9 +271,17 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     best: MountainReading = empty
     best_score = 0.0
     readings = []
+    cut: list[_FinePatch] = []
+
+    def fine() -> _FinePatch:
+        """The cards' patch (:func:`fine_spec`), rectified the first time a lattice needs it."""
+        if not cut:
+            cut.append(_fine_patch(image, view, area, layout))
+        return cut[0]
+
     for lu, lv, _ in find_lattices(weakest, spec, layout):
         reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
-                                patch, inside, memo)
+                                patch, inside, memo, fine)
         readings.append(reading)
         score = sum(c.match.explained for c in reading.cards)
         if score > best_score + 1e-9:
@@ -323,7 +336,7 @@ def merge_lattices(best: MountainReading, others: list[MountainReading],
 def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
                   matcher: CardMatcher, spec: PatchSpec, mean: np.ndarray, pooled: np.ndarray,
                   anchor: tuple[float, float], ppm: float, patch: np.ndarray,
-                  inside: np.ndarray, memo: Any = None) -> MountainReading:
+                  inside: np.ndarray, memo: Any = None, fine: Any = None) -> MountainReading:
     """The cards on one lattice (see :func:`read_mountain`)."""
     lu, lv = anchor
     empty = MountainReading(area.seat, (), anchor, patch, inside, spec)
@@ -339,6 +352,8 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         win = mean[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1]
         j = np.unravel_index(int(np.argmax(win)), win.shape)
         cx, cy = max(xi - r, 0) + j[1], max(yi - r, 0) + j[0]
+        if float(mean[cy, cx]) < PLACE_MIN:
+            continue
         cu, cv_ = spec.uv_of(np.array([[cx + 0.5, cy + 0.5]]))[0]
         cands.append((k, m, float(cu), float(cv_)))
     if not cands:
@@ -349,7 +364,7 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     p, r = layout.pitch_mm, layout.rise_mm
     by_slot = {(k, m): (k, m, cu, cv_, False) for k, m, cu, cv_ in cands}
     rows = sorted({k for k, _, _, _ in cands}, reverse=True)
-    fine = _fine_patch(image, view, area, cands + _support_slots(cands, anchor, p, r), layout)
+    fine = _fine_patch(image, view, area, layout) if fine is None else fine() if callable(fine) else fine
     found: dict[tuple[int, int], tuple[FaceMatch, tuple[float, float], float]] = {}
     cw, ch = matcher.size
     mpx = int(round(ALIGN_SHIFT_MM * CANON_PPM))
@@ -396,20 +411,6 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     return MountainReading(area.seat, tuple(cards), (lu, lv), patch, inside, spec, tuple(crops))
 
 
-def _support_slots(cands: list[tuple[int, int, float, float]], anchor: tuple[float, float],
-                   pitch: float, rise: float) -> list[tuple[int, int, float, float]]:
-    """The lattice points under the candidates (the slots their cards would rest on), so that
-    the fine patch covers them too."""
-    out = []
-    have = {(k, m) for k, m, _, _ in cands}
-    for k, m, _, _ in cands:
-        for sm in (m, m + 1):
-            if (k - 1, sm) not in have:
-                out.append((k - 1, sm, anchor[0] + (k - 1) * pitch / 2 + sm * pitch,
-                            anchor[1] + (k - 1) * rise))
-    return out
-
-
 @dataclass
 class _FinePatch:
     """The area around the candidates at :data:`CANON_PPM`, cut into card-sized crops."""
@@ -426,14 +427,22 @@ class _FinePatch:
         return self.patch[y0:y0 + h, x0:x0 + w]
 
 
-def _fine_patch(image: np.ndarray, view: View, area: SeatArea,
-                cands: list[tuple[int, int, float, float]], layout: AltitudeLayout) -> _FinePatch:
-    us = [c[2] for c in cands]
-    vs = [c[3] for c in cands]
-    pad_u = layout.card_mm[0] / 2 + ALIGN_SHIFT_MM + 3.0
-    pad_v = layout.card_mm[1] / 2 + ALIGN_SHIFT_MM + 3.0
-    spec = PatchSpec(Frame2(area.origin, area.angle_deg), math.floor(min(us) - pad_u),
-                     math.floor(min(vs) - pad_v), math.ceil(max(us) + pad_u),
-                     math.ceil(max(vs) + pad_v), CANON_PPM)
+def fine_spec(area: SeatArea, layout: AltitudeLayout) -> PatchSpec:
+    """The seat's area at :data:`CANON_PPM`, wide enough for the cut-out of every card a
+    mountain's reading may look at (every lattice point :func:`lattice_points` gives, moved by a
+    hand-laid card's jitter, and the slots under them): one patch whatever the lattice, so that
+    a card's cut-out is the same pixels whichever lattice found it."""
+    p, r = layout.pitch_mm, layout.rise_mm
+    w, h = layout.card_mm
+    pad_u = w / 2 + ALIGN_SHIFT_MM + 3.0 + 5.0
+    pad_v = h / 2 + ALIGN_SHIFT_MM + 3.0 + 5.0
+    lo_v, hi_v = -h * 0.2 - r, area.size[1] + MARGIN_MM[2] - h * 0.3
+    lo_u, hi_u = -MARGIN_MM[0] / 2 - p / 2, area.size[0] + MARGIN_MM[0] / 2 + p / 2
+    return PatchSpec(Frame2(area.origin, area.angle_deg), math.floor(lo_u - pad_u), math.floor(lo_v - pad_v),
+                     math.ceil(hi_u + pad_u), math.ceil(hi_v + pad_v), CANON_PPM)
+
+
+def _fine_patch(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout) -> _FinePatch:
+    spec = fine_spec(area, layout)
     patch, _ = rectify(image, view, spec)
     return _FinePatch(patch, spec)
