@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.vision.camera import View
@@ -79,20 +80,66 @@ def height_shift_px(view: View, xy: tuple[float, float]) -> float:
 
 
 def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, table: Background,
-              tolerance_mm: float) -> list[BuildingReading]:
-    """The buildings on ``area``'s slots."""
+              tolerance_mm: float, memo: dict | None = None) -> list[BuildingReading]:
+    """The buildings on ``area``'s slots. ``memo`` (kept by the caller from one still moment to
+    the next while the camera's pose holds) keeps each slot's last reading with its picture: a
+    slot whose picture has not changed (:func:`slot_signature`) keeps its reading, so a turn's
+    new stones cost the search of the slots they went on, not of the whole area."""
     fitter, cls = _fitter(image, view, reach(view, area.rect, MAX_LEVELS * STONE_MM), colours, table,
                           STONE_COLOURS)
     names = colours.names
     out = []
     for k, slot in enumerate(area.slots):
-        st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm)
-        if st is None:
-            continue
-        cap = 1.0 if height_shift_px(view, slot) >= MIN_SHIFT_PX else UNSURE_HEIGHT
-        stones = tuple((names[c - 1], s.shape, min(conf, cap)) for s, c, conf in zip(st.stones, st.classes, st.conf))
-        out.append(BuildingReading(area.seat, k, stones, st))
+        sig = slot_signature(fitter.plane, view, slot, tolerance_mm)
+        old = memo.get((area.zone, k)) if memo is not None else None
+        if old is not None and old[0].shape == sig.shape and float(np.abs(old[0] - sig).max()) < SLOT_STILL_LEVEL:
+            reading = old[1]
+        else:
+            reading = _read_slot(fitter, view, area, k, cls, names, tolerance_mm)
+        if memo is not None:
+            memo[(area.zone, k)] = (sig, reading)
+        if reading is not None:
+            out.append(reading)
     return out
+
+
+def _read_slot(fitter: Fitter, view: View, area: Area, k: int, cls: list[int], names: tuple[str, ...],
+               tolerance_mm: float) -> BuildingReading | None:
+    slot = area.slots[k]
+    st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm)
+    if st is None:
+        return None
+    cap = 1.0 if height_shift_px(view, slot) >= MIN_SHIFT_PX else UNSURE_HEIGHT
+    stones = tuple((names[c - 1], s.shape, min(conf, cap)) for s, c, conf in zip(st.stones, st.classes, st.conf))
+    return BuildingReading(area.seat, k, stones, st)
+
+
+#: a slot whose picture changed less than this (grey levels, in any block of
+#: :data:`SLOT_BLOCK_MM`) is unchanged (the sensor's noise averages away; a stone moved
+#: changes a block by far more)
+SLOT_STILL_LEVEL = 6.0
+SLOT_BLOCK_MM = 8.0
+#: how far about its slot a stack's search looks (mm, besides the slot tolerance): a long
+#: block's half length and the ring outside it, with room for the fine placing
+SLOT_REACH_MM = 25.0
+
+
+def slot_signature(plane, view: View, slot: tuple[float, float], tolerance_mm: float) -> np.ndarray:
+    """The picture a slot's stack is read from (every place and height its search looks at,
+    leaning out as far as the tallest stack does), in grey, averaged over
+    :data:`SLOT_BLOCK_MM` blocks."""
+    half = tolerance_mm + SLOT_REACH_MM
+    r = reach(view, Rect(slot[0] - half, slot[1] - half, slot[0] + half, slot[1] + half),
+              MAX_LEVELS * STONE_MM, margin=4.0)
+    h, w = plane.image.shape[:2]
+    (u0, v0), (u1, v1) = plane.to_px(np.array([[r.x0, r.y1], [r.x1, r.y0]]))
+    u0, v0 = max(0, int(np.floor(u0))), max(0, int(np.floor(v0)))
+    u1, v1 = min(w, int(np.ceil(u1)) + 1), min(h, int(np.ceil(v1)) + 1)
+    crop = plane.image[v0:max(v1, v0 + 1), u0:max(u1, u0 + 1)]
+    grey = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = max(1, int(round(SLOT_BLOCK_MM * plane.ppm)))
+    return cv2.resize(grey, (max(1, grey.shape[1] // k), max(1, grey.shape[0] // k)),
+                      interpolation=cv2.INTER_AREA)
 
 
 def read_tower(image: np.ndarray, view: View, zones: ZoneLayout, colours: FrameColours,

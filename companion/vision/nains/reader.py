@@ -85,6 +85,7 @@ class NainsReader:
     last_view: View | None = field(default=None, init=False, repr=False)
     _memo: dict = field(default_factory=dict, init=False, repr=False)
     _pool_regions: dict = field(default_factory=dict, init=False, repr=False)
+    _slots: dict = field(default_factory=dict, init=False, repr=False)
     _read_view: View | None = field(default=None, init=False, repr=False)
     _seen_markers: set = field(default_factory=set, init=False, repr=False)
 
@@ -185,10 +186,13 @@ class NainsReader:
         regions = self._pool_regions if kept else {}
         pool = once("pool", zones.pool, lambda: read_pool(image, view, zones.pool, colours, table, regions)[0])
         self._pool_regions = regions
+        slots = self._slots if kept else {}
         buildings = []
         for area in zones.areas:
             buildings += once(area.zone, area.rect.grown(40.0),
-                              lambda area=area: read_area(image, view, area, colours, table, zones.slot_tolerance_mm))
+                              lambda area=area: read_area(image, view, area, colours, table,
+                                                          zones.slot_tolerance_mm, slots))
+        self._slots = slots
         tower, tower_conf, tower_stack = once("kobold", zones.kobold_rect.grown(40.0),
                                               lambda: read_tower(image, view, zones, colours, table))
         self._memo = fresh
