@@ -307,11 +307,12 @@ class CardMatcher:
         white = border_white(src[m:m + h, m:m + w], vis)
         feats = features(src, white)
         t = self.templates(blur_t)
-        fit, turn, dx, dy = self._align(feats, vis, t, m)
+        light = _lightness(_down(feats, 2))
+        fit, turn, dx, dy = self._align(light, vis, t, m)
         if fit < MIN_ALIGN:
             # a pale face (an avalanche's field is nearly as light as its border) shows little
             # of the frame every card has: align it on the faces themselves instead
-            fit, turn, dx, dy = self._align_on_faces(feats, vis, t, m)
+            fit, turn, dx, dy = self._align_on_faces(light, vis, t, m)
             if fit < MIN_FACE_ALIGN and not must_hold:
                 return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
         turned = _turned(feats, turn)
@@ -450,13 +451,13 @@ class CardMatcher:
         conf = confidence(best.explained, best.mse, r_mse, match.compared_px)
         return replace(base, name=best.name, conf=conf, runner_up=runner, runner_mse=r_mse)
 
-    def _align(self, feats: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
+    def _align(self, light: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
         """How well, and with what turn (degrees) and shift (full-resolution pixels), the
         card's frame (its white border and the edge of the colour field inside it, which
-        every card has) fits the cut-out where the card shows."""
+        every card has) fits the cut-out where the card shows (``light``: the cut-out's
+        :func:`_lightness` at half resolution)."""
         ring = self._ring(vis)
         tmpl = np.ascontiguousarray(t.mean_half[:, :, 0])
-        light = np.ascontiguousarray(_down(feats, 2).min(axis=2))
         hm = m // 2
         best = (-np.inf, 0.0, 0, 0)
         for turn in ALIGN_TURNS:
@@ -467,12 +468,11 @@ class CardMatcher:
         fit, turn, jx, jy = best
         return fit, turn, int(np.clip(2 * (jx - hm), -m + 1, m - 1)), int(np.clip(2 * (jy - hm), -m + 1, m - 1))
 
-    def _align_on_faces(self, feats: np.ndarray, vis: np.ndarray, t: _Faces, m: int
+    def _align_on_faces(self, light: np.ndarray, vis: np.ndarray, t: _Faces, m: int
                         ) -> tuple[float, float, int, int]:
         """Like :meth:`_align`, on the drawing of the few faces most like the cut-out (its
         lightness correlated, where the card shows, with each face's at the nominal place)
         rather than on the frame all cards share; the fit is that correlation."""
-        light = np.ascontiguousarray(_down(feats, 2).min(axis=2))
         hm = m // 2
         faces = t.light_half if t.light_half is not None else t.half.min(axis=3)  # n × h2 × w2
         h2, w2 = faces.shape[1:3]
@@ -682,6 +682,11 @@ def confidence(explained: float, mse: float, runner_mse: float, compared_px: int
 def _down(img: np.ndarray, k: int) -> np.ndarray:
     h, w = img.shape[:2]
     return cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+
+
+def _lightness(img: np.ndarray) -> np.ndarray:
+    """The darkest channel of a three-channel image (white paper is light in all three)."""
+    return np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
 
 
 def _turned(img: np.ndarray, deg: float) -> np.ndarray:
