@@ -78,14 +78,36 @@ def smooth_patch(grey: np.ndarray, grad: np.ndarray, geo: BoardGeometry, origin:
     w = SIZE * SQUARE_MM
     grid = np.array([[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, w, 0.0], [0.0, w, 0.0]])
     inner = _poly_mask(grey.shape, geo.project(grid) - org)
-    floor = NOISE_EDGE * float(np.median(grad))
+    floor = NOISE_EDGE * float(median(grad))
     edges = ((grad > EDGE_LEVEL * (grey + 12.0)) & (grad > floor)).astype(np.float32)
     k = max(3, int(round(1.3 * SQUARE_MM * ppm)) | 1)
     density = cv2.boxFilter(edges, -1, (k, k), normalize=True, borderType=cv2.BORDER_REPLICATE)
     smooth = ((density < SMOOTH_SHARE) & (inner > 0)).astype(np.uint8)
+    if not cv2.countNonZero(smooth):
+        return 0.0  # the usual case: edges everywhere over the grid
     n, _, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
     square_px = (SQUARE_MM * ppm) ** 2
     return float(stats[1:, cv2.CC_STAT_AREA].max()) / square_px if n > 1 else 0.0
+
+
+def median(values: np.ndarray, sample: int = 4096) -> float:
+    """``np.median`` of ``values``, the same number, found faster on a large array: the middle
+    is bracketed by the quantiles of a strided sample, and only the values between the two
+    brackets are sorted out (the whole array when the bracket misses the middle)."""
+    flat = values.ravel()
+    n = flat.size
+    if n <= 4 * sample:
+        return float(np.median(flat))
+    probe = np.sort(flat[:: n // sample])
+    m = len(probe)
+    lo, hi = probe[max(0, m // 2 - m // 40)], probe[min(m - 1, m // 2 + m // 40)]
+    below = int(np.count_nonzero(flat < lo))
+    between = flat[(flat >= lo) & (flat <= hi)]
+    k1, k2 = (n - 1) // 2 - below, n // 2 - below
+    if k1 < 0 or k2 >= len(between):
+        return float(np.median(flat))
+    part = np.partition(between, (k1, k2))
+    return float(np.median(part[[k1, k2]]))
 
 
 #: a pixel changed since the reference frame when its grey level moved by more than this ...
