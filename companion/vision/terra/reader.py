@@ -153,7 +153,10 @@ class TerraReader:
             return Reading(located, first)
         palette = Palette(paper_colours(white), top, _centres(blobs))
         heights = decode(smp, geo, self.model, palette, hidden=head_mask)
-        leaning = hands.towers_mask(image.shape[:2], geo, heights.heights)
+        # towers read without conviction are not taken to lean over the table round the board:
+        # what is read there may be the arm itself, crossing the band
+        leaning = hands.towers_mask(image.shape[:2], geo,
+                                    np.where(heights.conf >= DOUBT_CONF, heights.heights, 0))
         table = hands.table_crossing(image, geo, leaning)
         if table.hand:
             return Reading(located, hands.HandCheck(first.smooth_squares, table_run_mm=table.run_mm), heights)
