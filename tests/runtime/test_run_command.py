@@ -1,6 +1,8 @@
-"""`companion run` end to end: a table filmed to a folder of frames (a rendered Gleeb's and
-Grues game), calibrated as a user would, refereed headless with the emulated LED board; and the
-process killed at random moments and started again with --resume, ending with the same record."""
+"""`companion run` end to end: a table filmed to a folder of frames (the first moves of the
+rendered Gleeb's and Grues and Haut les Cubes demo games), calibrated as a user would (the lens;
+for Gleeb's the learned colours, for Haut les Cubes the enrolled cards), refereed headless with
+the emulated LED board; and the process killed at random moments and started again with
+--resume, ending with the same record, in 20 trials per game."""
 
 from __future__ import annotations
 
@@ -16,31 +18,47 @@ import cv2
 import pytest
 
 from calibration.store import Calibration, save_calibration, save_colours
-from companion.demo.gleebs import demo_source
+from companion.demo import gleebs, hlc
 from companion.demo.play import demo_script
 from companion.games import get_game
 from companion.referee.scripted import compare
 from companion.store import EventLog
 from companion.synth.gleebs.calibration_shot import learn_colours
 
-GAME = "gleebs-and-grues"
+GAMES = ("gleebs-and-grues", "haut-les-cubes")
 STEPS = 10
 
 
-@pytest.fixture(scope="module")
-def filmed(tmp_path_factory):
-    """The first steps of the demo game, as a folder of frames and a calibrated data dir."""
-    script = demo_script(GAME)
+def _film_gleebs(script, calibrated):
+    source = gleebs.demo_source(script, seed=3)
+    path = save_calibration(Calibration(camera=source.shot.view.camera), calibrated / "calibration.json")
+    save_colours(script.game, learn_colours(source.start.board, source.shot), path)
+    return source
+
+
+def _film_hlc(script, calibrated):
+    from companion.bench.vision import enrol_cards
+    from companion.vision.cards import library_path
+
+    source = hlc.demo_source(script, seed=0)
+    save_calibration(Calibration(camera=source.shot.view.camera), calibrated / "calibration.json")
+    enrol_cards(source.sequence.layout).save(library_path(script.game, calibrated))
+    return source
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def filmed(request, tmp_path_factory):
+    """The first steps of a demo game, as a folder of frames and a calibrated data dir."""
+    script = demo_script(request.param)
     script = replace(script, steps=script.steps[:STEPS])
-    source = demo_source(script, seed=3)
+    calibrated = tmp_path_factory.mktemp("calibration")
+    film = _film_hlc if request.param == "haut-les-cubes" else _film_gleebs
+    source = film(script, calibrated)
     folder = tmp_path_factory.mktemp("frames")
     n = 0
     while (frame := source.read()) is not None:
         cv2.imwrite(str(folder / f"{n:05d}.png"), frame.image)
         n += 1
-    calibrated = tmp_path_factory.mktemp("calibration")
-    path = save_calibration(Calibration(camera=source.shot.view.camera), calibrated / "calibration.json")
-    save_colours(GAME, learn_colours(source.start.board, source.shot), path)
     return script, folder, calibrated
 
 
@@ -52,7 +70,7 @@ def fresh_data_dir(calibrated, target):
 
 
 def command(script, folder, data_dir, *, resume=False):
-    cmd = [sys.executable, "-m", "companion", "run", "--game", GAME, "--camera", str(folder),
+    cmd = [sys.executable, "-m", "companion", "run", "--game", script.game, "--camera", str(folder),
            "--serial", "emulated", "--headless", "--data-dir", str(data_dir)]
     return cmd + (["--resume"] if resume else ["--players", ",".join(script.players)])
 
@@ -79,7 +97,7 @@ def test_a_filmed_game_is_refereed_headless(filmed, uninterrupted):
     result, data_dir = uninterrupted
     assert result.returncode == 0, result.stderr[-2000:]
     events, _ = record(data_dir)
-    comparison = compare(get_game(GAME), script, events)
+    comparison = compare(get_game(script.game), script, events)
     assert comparison.mismatches == [], comparison.mismatches[:5]
     assert "legal" in result.stdout
 
