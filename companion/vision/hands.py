@@ -316,12 +316,15 @@ REACH_RING_MM = 150.0
 
 def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
                 shadow: np.ndarray | None = None, *, ring_mm: float = REACH_RING_MM,
-                near_mm: float = 80.0, min_area_mm2: float = 1200.0,
-                threshold: float = THRESHOLD) -> HandCheck:
+                near_mm: float = 80.0, min_area_mm2: float = 1200.0, seed_mm2: float = 200.0,
+                threshold: float = THRESHOLD, weak: float = 3.0) -> HandCheck:
     """Look for an arm reaching in from outside: in a ring of table ``ring_mm`` wide round the
     outer band's loop, a body unlike the table (the same anomaly as :func:`area_check`) that
     crosses the ring, from its outer edge (or the frame's edge) to within ``near_mm`` of the
-    loop, and covers at least ``min_area_mm2``, is an arm or its shadow.
+    loop, and covers at least ``min_area_mm2``, is an arm or its shadow. The body is what
+    differs from the table by more than ``weak`` joined to at least ``seed_mm2`` that differs
+    by more than ``threshold`` (a dark arm over a table of nearly its colour differs little
+    along most of its length, and much where its sleeve, its outline or its shadow is).
 
     This sees the arm where the band checks cannot judge it: where the arm passes in front of
     the band over the mountain (the mountain read under it hides the band there), or where it
@@ -341,9 +344,11 @@ def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
     outer = np.zeros((sh, sw), np.uint8)
     cv2.fillPoly(outer, [np.round(px).astype(np.int32)], 1)
     ring = (outer > 0) & ~amap.loop
-    bad = (amap.z > threshold) & ring & ~amap.paper & ~amap.hidden
-    if not bad.any():
+    judged = ring & ~amap.paper & ~amap.hidden
+    strong = (amap.z > threshold) & judged
+    if not strong.any():
         return HandCheck(False, 0.0)
+    bad = (amap.z > min(weak, threshold)) & judged
     mm = 1.0 / np.sqrt(max(amap.px_area, 1e-9))  # mm per small pixel (near the play area's centre)
     from_loop = cv2.distanceTransform((~amap.loop).astype(np.uint8), cv2.DIST_L2, 3) * mm
     inner = outer.copy()  # the frame's edge is an outer edge too: an arm comes in from it
@@ -357,6 +362,8 @@ def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
             best = max(best, float(area) / min_area_mm2)
             continue
         comp = lab == k
+        if float(strong[comp].sum()) * mm * mm < seed_mm2:
+            continue
         if float(from_edge[comp].min()) > 3.0 or float(from_loop[comp].min()) > near_mm:
             continue
         where = view.unproject_to_plane(cen[k][None, :] * 4.0)[0]
