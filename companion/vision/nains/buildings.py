@@ -83,24 +83,30 @@ def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, 
               tolerance_mm: float, memo: dict | None = None) -> list[BuildingReading]:
     """The buildings on ``area``'s slots. ``memo`` (kept by the caller from one still moment to
     the next while the camera's pose holds) keeps each slot's last reading with its picture: a
-    slot whose picture has not changed (:func:`slot_signature`) keeps its reading, so a turn's
-    new stones cost the search of the slots they went on, not of the whole area."""
+    slot whose picture has not changed (:func:`slot_signature`, up to :data:`TURN_LEVELS` above
+    its stack: any stone put on it or taken shows there) keeps its reading, so a turn's new stones cost the search of the slots they went
+    on, not of the whole area."""
     fitter, cls = _fitter(image, view, reach(view, area.rect, MAX_LEVELS * STONE_MM), colours, table,
                           STONE_COLOURS)
     names = colours.names
     out = []
     for k, slot in enumerate(area.slots):
-        sig = slot_signature(fitter.plane, view, slot, tolerance_mm)
         old = memo.get((area.zone, k)) if memo is not None else None
-        if old is not None and old[0].shape == sig.shape and float(np.abs(old[0] - sig).max()) < SLOT_STILL_LEVEL:
-            reading = old[1]
+        if old is not None and _same(old[0], slot_signature(fitter.plane, view, slot, tolerance_mm, old[2])):
+            entry = old
         else:
             reading = _read_slot(fitter, view, area, k, cls, names, tolerance_mm)
+            levels = min(MAX_LEVELS, (len(reading.stones) if reading is not None else 0) + TURN_LEVELS)
+            entry = (slot_signature(fitter.plane, view, slot, tolerance_mm, levels), reading, levels)
         if memo is not None:
-            memo[(area.zone, k)] = (sig, reading)
-        if reading is not None:
-            out.append(reading)
+            memo[(area.zone, k)] = entry
+        if entry[1] is not None:
+            out.append(entry[1])
     return out
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and float(np.abs(a - b).max()) < SLOT_STILL_LEVEL
 
 
 def _read_slot(fitter: Fitter, view: View, area: Area, k: int, cls: list[int], names: tuple[str, ...],
@@ -122,15 +128,22 @@ SLOT_BLOCK_MM = 8.0
 #: how far about its slot a stack's search looks (mm, besides the slot tolerance): a long
 #: block's half length and the ring outside it, with room for the fine placing
 SLOT_REACH_MM = 25.0
+#: a slot's picture is watched up to this many levels above the stack last read there: a stone
+#: put on it shows at the level over its top (and a stone taken, at its own), one more allows
+#: for a stack read a level short
+TURN_LEVELS = 2
 
 
-def slot_signature(plane, view: View, slot: tuple[float, float], tolerance_mm: float) -> np.ndarray:
-    """The picture a slot's stack is read from (every place and height its search looks at,
-    leaning out as far as the tallest stack does), in grey, averaged over
-    :data:`SLOT_BLOCK_MM` blocks."""
+def slot_signature(plane, view: View, slot: tuple[float, float], tolerance_mm: float,
+                   levels: int = MAX_LEVELS) -> np.ndarray:
+    """The picture a slot's stack is read from (every place its search looks at, up to
+    ``levels`` stones high, leaning out as far as such a stack does), in grey, averaged over
+    :data:`SLOT_BLOCK_MM` blocks. Near the camera a tall stack leans out over the next slots
+    and the pool: watched only a little above its own top, a slot is not searched again for
+    stones taken from the pool behind it."""
     half = tolerance_mm + SLOT_REACH_MM
     r = reach(view, Rect(slot[0] - half, slot[1] - half, slot[0] + half, slot[1] + half),
-              MAX_LEVELS * STONE_MM, margin=4.0)
+              levels * STONE_MM, margin=4.0)
     h, w = plane.image.shape[:2]
     (u0, v0), (u1, v1) = plane.to_px(np.array([[r.x0, r.y1], [r.x1, r.y0]]))
     u0, v0 = max(0, int(np.floor(u0))), max(0, int(np.floor(v0)))
