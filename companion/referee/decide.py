@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import Candidate, Game
-from companion.games.matching import CLEAR_MARGIN, unexplained_threshold
+from companion.games.matching import CLEAR_MARGIN, MISS, MISS_HIDDEN, unexplained_threshold
 from companion.observation import Observation
 
 #: how options from the different starting points rank when they explain the picture equally:
@@ -136,6 +136,11 @@ def decide(game: Game, state: Any, observation: Observation, *,
         return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="no move of the rules explains the table")
     if nothing <= seen_best + CLEAR_MARGIN:
+        unseen = _out_of_sight(game, groups, nothing)
+        if unseen:
+            return Decision("ask", options=unseen, nothing_cost=nothing,
+                            reason="a piece the camera saw is gone where it cannot see: "
+                                   "which move was made?")
         return Decision("nothing", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="unchanged" if nothing <= seen_best else "uncertain")
     close = [g[0] for g in groups if g[0].rank - best.rank < CLEAR_MARGIN]
@@ -152,6 +157,20 @@ def decide(game: Game, state: Any, observation: Observation, *,
     else:
         kind = "settle"
     return Decision(kind, chosen=best, options=[g[0] for g in groups[:3]], nothing_cost=nothing)
+
+
+def _out_of_sight(game: Game, groups: list[list[Option]], nothing: float) -> list[Option]:
+    """The moves to ask about when a piece the camera saw is gone and the table may be unchanged
+    (the piece misread) as well as changed where the camera cannot see (the piece moved out of
+    sight by a card it cannot read): complete, legal moves from the tracked state that explain
+    the picture as well as "nothing" does but for pieces the camera may not see. Only for a game
+    that says such moves are worth a question (``asks_out_of_sight``); elsewhere "nothing"
+    stands, as a flickering reading must not make questions."""
+    if not getattr(game, "asks_out_of_sight", False) or nothing < MISS:
+        return []
+    return [g[0] for g in groups
+            if g[0].base == "current" and g[0].candidate.complete
+            and g[0].candidate.verdict.legal and g[0].cost <= nothing + MISS_HIDDEN]
 
 
 #: how many first moves are tried when looking for two moves that explain a picture

@@ -374,6 +374,8 @@ def moves_for(state: HlcState, reading: Reading) -> list[Move]:
             out.append(Play(active, NENLEVSA, cube=cube, relocate=option))
     out.extend(_giant_moves(state, active, moved))
     out.extend(_hidden_giant_moves(state, reading, reading.card))
+    if reading.card == NAPOZLA and not new_cubes:
+        out.extend(_hidden_cubes(state, reading))
     out.extend(Play(active, card) for card in cards)  # laid without (yet) an action
     out.extend(pile)
     unique: dict[Move, None] = dict.fromkeys(out)
@@ -400,25 +402,54 @@ def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> 
     if not vanished:
         return []
     active = state.players[state.turn]
-    if card not in GIANT_CARDS:
-        # no giant card in the zone: a giant read nowhere is far likelier misread than gone
-        # behind the mountain by a card nobody can see (a card moved to the pile, the next
-        # player's turn begun, would otherwise be asked about each time a giant is missed)
-        return []
-    # every giant read nowhere may have gone to a hidden square: one gone from plain view, and
-    # one standing where the camera cannot see it (taken from one hidden square to another, the
-    # picture shows only the card)
     standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
     sight = Sight(reading.eye, heights_of(state.cubes), standing)
+    if card in GIANT_CARDS:
+        # every giant read nowhere may have gone to a hidden square: one gone from plain view,
+        # and one standing where the camera cannot see it (taken from one hidden square to
+        # another, the picture shows only the card)
+        movers, cards = vanished, (card,)
+    elif card is None and reading.card is None:
+        # no card is read in the zone: a giant gone from plain view may have been taken out of
+        # sight by a giant card the camera cannot read (hidden under a sleeve, or one the reader
+        # fails on, laid in the empty zone or over the last card), as well as misread (the
+        # table unchanged, or the last card moved to the pile); which, the picture cannot say
+        # (see :attr:`HautLesCubes.asks_out_of_sight`). A giant already out of sight shows
+        # nothing.
+        movers = {seat for seat in vanished if sight.share(Sight.giant_points(
+            state.giants[state.players.index(seat)],
+            state.height(state.giants[state.players.index(seat)]))) >= SEEN_HIGH}
+        cards = GIANT_CARDS
+    else:
+        # another card read in the zone: its move is what happened
+        return []
     out: list[Move] = []
-    for c in (card,):
+    for c in cards:
         for move in actions.actions(state, state.turn, c):
             mover = move.target if move.target is not None else active
-            if mover not in vanished or move.to is None:
+            if mover not in movers or move.to is None:
                 continue
             pts = Sight.giant_points(move.to, state.height(move.to))
             if float(sight.seen(pts, giants=True).mean()) < SEEN_HIGH:
                 out.append(move)
+    return out
+
+
+def _hidden_cubes(state: HlcState, reading: Reading) -> list[Move]:
+    """The active player's legal Napozla placements the camera would not see: with a Napozla
+    read and no new cube, the cube may have been laid behind the mountain (one such place, or
+    several, is asked about against the card laid alone, the cube not laid yet)."""
+    if reading.eye is None or state.turn is None:
+        return []
+    standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
+    out: list[Move] = []
+    for move in actions.actions(state, state.turn, NAPOZLA):
+        cubes = state.cubes | {move.cube}
+        sight = Sight(reading.eye, heights_of(cubes), standing)
+        pts = sight.cube_points(move.cube)
+        bare = sight.exposed(pts)
+        if not bare.any() or float(sight.seen(pts[bare], giants=True).mean()) < SEEN_HIGH:
+            out.append(move)
     return out
 
 

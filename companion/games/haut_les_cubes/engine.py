@@ -61,6 +61,10 @@ class HautLesCubes(Game[HlcState, Move]):
     max_players = 6
     seats = SEATS
     options_type = HlcOptions
+    #: a giant gone from plain view with no card read in the empty zone may have been taken out
+    #: of sight by a card the camera cannot read: the referee asks where it went
+    #: (:func:`companion.referee.decide.decide`) rather than take the giant for misread
+    asks_out_of_sight = True
 
     # -- the game -----------------------------------------------------------------------------
 
