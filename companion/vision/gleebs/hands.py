@@ -5,7 +5,10 @@ Two signs, either enough:
 * **something unexplained**: after the stacks are read, pixels over the squares (and a ring
   around them) that are neither paper nor print nor any read stack's picture. A hand, a sleeve,
   fingers round a pyramid leave a large patch; a stack's shadow is paper, and a piece's own
-  fringe is a thin rim that the stack's picture, widened a little, covers;
+  fringe is a thin rim that the stack's picture, widened a little, covers. A small patch that
+  lies wholly beside a read stack (a pyramid's outline fitted a little turned or short, a
+  shadow's coloured edge) is that stack's residue, not a hand: a hand reaching for a pyramid
+  is joined to its arm and runs far beyond it;
 * **print gone missing**: the grid's lines must show wherever no stack stands on them. An arm
   in a white sleeve or a pale hand can look like paper in colour, but it hides the lines. Each
   line is sampled every millimetre; its contrast with the paper beside it is compared with what
@@ -34,6 +37,10 @@ OTHER_SHARE = 0.6
 #: whose outline alone shows (a pale hand in an overexposed frame)
 SPREAD_MM2 = 400.0
 SPECK_MM2 = 3.0
+#: an unexplained patch smaller than FRINGE_MM2 (mm²) lying wholly within NEAR_MM of a read
+#: stack's picture is that stack's residue (its outline fitted a little off): no hand
+NEAR_MM = 12.0
+FRINGE_MM2 = 250.0
 #: the ring around the squares that counts as over the board (mm)
 RING_MM = 15.0
 #: a stretch of grid line this long (mm) hidden where no stack stands is a hand; or this much
@@ -72,10 +79,12 @@ def _play_area(rect: Rectifier, spec: BoardSpec) -> tuple[int, int, int, int]:
 
 
 def unexplained(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained: np.ndarray,
-                spec: BoardSpec = GLEEBS_BOARD) -> tuple[float, float, float]:
+                spec: BoardSpec = GLEEBS_BOARD, near: np.ndarray | None = None,
+                ) -> tuple[float, float, float]:
     """Over the play area, what is not paper, print or a read stack: the largest patch (mm²),
     all patches together (mm²; specks left out), and the largest patch of mostly no piece's
-    colour (skin, a sleeve's shading; mm²)."""
+    colour (skin, a sleeve's shading; mm²). ``near``: where a small patch lying wholly inside
+    is a read stack's residue and not counted."""
     x0, y0, x1, y1 = _play_area(rect, spec)
     lab = labels[y0:y1, x0:x1]
     fg = ((lab != PAPER) & (ink[y0:y1, x0:x1] == 0) & (explained[y0:y1, x0:x1] == 0)).astype(np.uint8)
@@ -85,10 +94,17 @@ def unexplained(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained:
     n, comp, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     if n <= 1:
         return 0.0, 0.0, 0.0
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
-    others = np.bincount(comp[lab == OTHER], minlength=n)[1:].astype(float)
-    foreign = areas[others >= OTHER_SHARE * areas]
     mm2 = rect.ppm ** 2
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
+    counted = np.ones(n - 1, bool)
+    if near is not None:
+        beyond = np.bincount(comp[near[y0:y1, x0:x1] == 0], minlength=n)[1:]
+        counted = (beyond > 0) | (areas >= FRINGE_MM2 * mm2)
+    if not counted.any():
+        return 0.0, 0.0, 0.0
+    others = np.bincount(comp[lab == OTHER], minlength=n)[1:].astype(float)[counted]
+    areas = areas[counted]
+    foreign = areas[others >= OTHER_SHARE * areas]
     speck = SPECK_MM2 * mm2
     return (float(areas.max()) / mm2, float(areas[areas >= speck].sum()) / mm2,
             float(foreign.max()) / mm2 if len(foreign) else 0.0)
@@ -184,7 +200,9 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
 def check(rect: Rectifier, labels: np.ndarray, grey: np.ndarray, ink: np.ndarray,
           explained: np.ndarray, spec: BoardSpec = GLEEBS_BOARD) -> HandCheck:
     wide = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    patch, spread, foreign = unexplained(rect, labels, ink, wide, spec)
+    r = max(1, int(round(NEAR_MM * rect.ppm)))
+    near = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    patch, spread, foreign = unexplained(rect, labels, ink, wide, spec, near)
     run, total = hidden_lines(rect, grey, wide, spec)
     hand = (patch > PATCH_MM2 or foreign > FOREIGN_MM2 or spread > SPREAD_MM2 or run >= RUN_MM
             or total >= TOTAL_MM)
