@@ -93,7 +93,7 @@ class Sequence:
         t = 0.0
         first_hold = keyframes[0].hold_s if start_hold_s is None else start_hold_s
         self._segments.append((t, t + first_hold, 0, "still"))
-        t += first_hold
+        t = self._segments[-1][1]
         self._hands: dict[int, Hand] = {}
         rng = np.random.default_rng([seed, 17])
         for k in range(1, len(keyframes)):
@@ -102,10 +102,15 @@ class Sequence:
             # the arm must clear the taller of the two positions
             taller = a if max(a.heights().values(), default=0) >= max(b.heights().values(), default=0) else b
             self._hands[k] = random_hand(rng, taller, layout, target=target)
-            self._segments.append((t, t + ENTER_S + HOVER_S + LEAVE_S, k, "hand"))
-            t += ENTER_S + HOVER_S + LEAVE_S
-            self._segments.append((t, t + keyframes[k].hold_s, k, "still"))
-            t += keyframes[k].hold_s
+            # each segment starts exactly where the last ended (``t + a + b + c`` and
+            # ``t += a + b + c`` round differently: a frame falling in the gap between them was
+            # drawn as the last position of the video)
+            end = t + (ENTER_S + HOVER_S + LEAVE_S)
+            self._segments.append((t, end, k, "hand"))
+            t = end
+            end = t + keyframes[k].hold_s
+            self._segments.append((t, end, k, "still"))
+            t = end
         self.duration = t
         self._linear_cache: dict[int, tuple[np.ndarray, object]] = {}
 

@@ -97,3 +97,16 @@ def test_the_arm_goes_to_what_changes():
     i, j, _ = scene.cubes[-1]
     expected = scene.lattice.to_table(np.array([[i + 1.0, j + 1.0]]))[0]
     assert np.allclose(change_point(scene, moved), expected)
+
+
+@pytest.mark.parametrize("fps, hold", [(10.0, 0.8), (15.0, 0.8), (30.0, 1.1)])
+def test_a_long_video_goes_through_its_positions_in_order(video, fps, hold):
+    """Every frame of a long video shows its own moment: the positions in order, each still
+    stretch and arm pass where it belongs (the segments' ends once rounded apart, and a frame in
+    the gap showed the video's last position in the middle of a game)."""
+    seq, _ = video
+    a, b = seq.keyframes[0].scene, seq.keyframes[1].scene
+    long = Sequence([Keyframe(a if k % 2 == 0 else b, hold) for k in range(130)], seq.shot, fps=fps)
+    shown = [long.moment(i / fps).keyframe for i in range(len(long))]
+    assert shown == sorted(shown)
+    assert shown[0] == 0 and shown[-1] == 129
