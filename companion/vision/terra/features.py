@@ -254,6 +254,13 @@ def occlusion(geo: BoardGeometry, heights: np.ndarray, shape: tuple[int, int], o
     return depth, limit
 
 
+def visibility(smp: Samples, depth: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which top points (100 × NH × N_TOP) and side points (100 × NH × 4 × 2 × N_FACE) of every
+    square show under an occlusion image (:func:`visible`)."""
+    return (visible(depth, smp.top_px, limit, index=smp.top_idx),
+            visible(depth, smp.side_px, limit, index=smp.side_idx))
+
+
 def _mean(v: np.ndarray, ok: np.ndarray, axis) -> tuple[np.ndarray, np.ndarray]:
     n = ok.sum(axis=axis)
     s = np.where(ok, v, 0.0).sum(axis=axis)
@@ -276,30 +283,35 @@ def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return bgr / total[..., None], total
 
 
-def interior_level(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray) -> float:
+def interior_level(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray,
+                   shown: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """The mean grey level of the visible top interiors of ``squares``' hypotheses: what
     normalises the edge contrasts of a hypothesis whose own interior is hidden (128 when no
     interior shows)."""
     sq = np.asarray(squares)
-    ok = visible(depth, smp.top_px[sq][:, :, :N_INNER], limit[sq], index=smp.top_idx[sq][:, :, :N_INNER])
+    ok = shown[0][sq][:, :, :N_INNER] if shown is not None else \
+        visible(depth, smp.top_px[sq][:, :, :N_INNER], limit[sq], index=smp.top_idx[sq][:, :, :N_INNER])
     g, n = _mean(smp.top_g[sq][:, :, :N_INNER], ok, 2)
     return float(g[n > 0].mean()) if (n > 0).any() else 128.0
 
 
 def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.ndarray,
-             palette: Palette, *, seen: np.ndarray | None = None, level: float | None = None
-             ) -> np.ndarray:
+             palette: Palette, *, seen: np.ndarray | None = None, level: float | None = None,
+             shown: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Feature vectors (len(squares), NH, NF) of the given squares under the occlusion image
     (``limit``: each square's, see :func:`visible`). ``seen`` (len(squares) × NH), when given,
     receives the visible share of every height's top interior, the board's square for height 0
     included (the feature ``inner_seen`` is 0 there, the scorer reads an empty square by
-    other cues). ``level``: :func:`interior_level` of every square under this occlusion, when
+    other cues). ``shown``: which top and side points of every square this occlusion leaves
+    visible (:func:`visibility`), when already known. ``level``: :func:`interior_level` of
+    every square under this occlusion, when
     only some squares are read again (it is computed from ``squares`` otherwise)."""
     sq = np.asarray(squares)
     lim = limit[sq]
     scale = smp.grad_scale
     top_px = smp.top_px[sq]
-    ok = visible(depth, top_px, lim, index=smp.top_idx[sq])                    # S×NH×N_TOP
+    ok = shown[0][sq] if shown is not None else \
+        visible(depth, top_px, lim, index=smp.top_idx[sq])                       # S×NH×N_TOP
     g = smp.top_g[sq]
     m = smp.top_m[sq] / scale
     S = len(sq)
@@ -331,7 +343,8 @@ def features(smp: Samples, squares: np.ndarray, depth: np.ndarray, limit: np.nda
     if seen is not None:
         seen[...] = inner_seen
     # sides: levels below h on the faces looking at the camera
-    side_ok = visible(depth, smp.side_px[sq], lim, index=smp.side_idx[sq]) & smp.sides[sq][:, None, :, None, None]
+    side_ok = (shown[1][sq] if shown is not None else visible(depth, smp.side_px[sq], lim, index=smp.side_idx[sq])) \
+        & smp.sides[sq][:, None, :, None, None]
     sm = smp.side_m[sq] / scale
     sg = smp.side_g[sq]
     below = (HEIGHTS[None, :] < HEIGHTS[:, None])  # [h, k]: level k is part of a tower of height h

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.terra.features import (
-    NH, NSQ, Palette, Samples, features, interior_level, occlusion, visible,
+    NH, NSQ, Palette, Samples, features, interior_level, occlusion, visibility,
 )
 from companion.vision.terra.geometry import BoardGeometry
 from companion.vision.terra.model import HeightModel
@@ -54,14 +54,15 @@ def _softmax(score: np.ndarray) -> np.ndarray:
 
 def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndarray,
               limit: np.ndarray, *, collect: list | None = None,
-              previous: HeightReading | None = None, squares: np.ndarray | None = None
-              ) -> HeightReading:
+              previous: HeightReading | None = None, squares: np.ndarray | None = None,
+              shown: tuple[np.ndarray, np.ndarray] | None = None) -> HeightReading:
     """Every square's height probabilities under one occlusion image; with ``previous`` and
-    ``squares``, only those squares are scored again, the others keep ``previous``'s."""
+    ``squares``, only those squares are scored again, the others keep ``previous``'s.
+    ``shown``: :func:`~companion.vision.terra.features.visibility` of this image, when known."""
     sq = np.arange(NSQ) if squares is None else np.asarray(squares)
     seen = np.zeros((len(sq), NH))
-    level = None if squares is None else interior_level(smp, np.arange(NSQ), depth, limit)
-    F = features(smp, sq, depth, limit, palette, seen=seen, level=level)
+    level = None if squares is None else interior_level(smp, np.arange(NSQ), depth, limit, shown)
+    F = features(smp, sq, depth, limit, palette, seen=seen, level=level, shown=shown)
     if collect is not None:
         collect.extend(zip(sq.tolist(), F))
     raw_sq = model.scorer(F)
@@ -75,12 +76,10 @@ def score_all(smp: Samples, model: HeightModel, palette: Palette, depth: np.ndar
     return HeightReading(best, probs, seen_all[np.arange(NSQ), best], raw, seen_all)
 
 
-def _visibility(smp: Samples, depth: np.ndarray, limit: np.ndarray) -> np.ndarray:
-    """Which sample points of every square show under an occlusion image (one row a square):
-    a square whose row is unchanged from one pass to the next reads the same."""
-    top = visible(depth, smp.top_px, limit, index=smp.top_idx).reshape(NSQ, -1)
-    side = visible(depth, smp.side_px, limit, index=smp.side_idx).reshape(NSQ, -1)
-    return np.concatenate([top, side], axis=1)
+def _rows(shown: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Which sample points of every square show (one row a square): a square whose row is
+    unchanged from one pass to the next reads the same."""
+    return np.concatenate([shown[0].reshape(NSQ, -1), shown[1].reshape(NSQ, -1)], axis=1)
 
 
 def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palette, *,
@@ -98,17 +97,20 @@ def decode(smp: Samples, geo: BoardGeometry, model: HeightModel, palette: Palett
         depth, limit = occlusion(geo, forced, smp.shape, smp.origin, hidden)
         return score_all(smp, model, palette, depth, limit, collect=collect)
     depth, limit = occlusion(geo, np.zeros(NSQ, np.int64), smp.shape, smp.origin, hidden)
-    reading = score_all(smp, model, palette, depth, limit)
-    shown = _visibility(smp, depth, limit)
+    vis = visibility(smp, depth, limit)
+    reading = score_all(smp, model, palette, depth, limit, shown=vis)
+    shown = _rows(vis)
     for _ in range(passes - 1):
         depth, limit = occlusion(geo, reading.heights, smp.shape, smp.origin, hidden)
-        now = _visibility(smp, depth, limit)
+        vis = visibility(smp, depth, limit)
+        now = _rows(vis)
         changed = np.nonzero((now != shown).any(axis=1))[0]
         shown = now
         if not len(changed):
             break
         # only squares whose view changed are read again: the rest would read the same
-        again = score_all(smp, model, palette, depth, limit, previous=reading, squares=changed)
+        again = score_all(smp, model, palette, depth, limit, previous=reading, squares=changed,
+                          shown=vis)
         done = np.array_equal(again.heights, reading.heights)
         reading = again
         if done:
