@@ -1,5 +1,5 @@
-"""Arms the table band round the board must see (single frames, no history): a wrist whose skin
-differs from a grey table by little where it crosses the band, and an arm whose own surface is
+"""Arms the table band round the board must see (single frames, no history): arms whose
+crossing differs from the table by little along part of it, and an arm whose own surface is
 read as tall towers without conviction, which must not be taken to lean over the band."""
 
 from __future__ import annotations
