@@ -189,7 +189,12 @@ def find_card(zone: np.ndarray, card_mm: tuple[float, float] = CARD_MM,
               px_per_mm: float = PX_PER_MM) -> np.ndarray | None:
     """Cut the card out of a rectified zone (portrait, canonical size), or None when no
     card-shaped blob stands out from the table. The table's colour is read on the zone's rim,
-    so the zone should be a little larger than the card."""
+    so the zone should be a little larger than the card.
+
+    How far the card must differ from the table is not known beforehand: a yellow card on a
+    pale table differs less than its own black drawing does, and a wood table's grain differs
+    a lot. So several thresholds are tried, from just above the table's own variation to the
+    image's Otsu split, and the blob most like a card (its size closest to the card's) wins."""
     import cv2
 
     img = cv2.GaussianBlur(zone, (0, 0), 1.0).astype(np.float32)
@@ -200,7 +205,45 @@ def find_card(zone: np.ndarray, card_mm: tuple[float, float] = CARD_MM,
     spread = max(float(np.median(np.abs(rim - table).sum(axis=1))), 4.0)
     diff = np.clip(np.abs(img - table).sum(axis=2), 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = (diff > max(40.0, 4.0 * spread, float(otsu))).astype(np.uint8) * 255
+    want = card_mm[0] * card_mm[1] * px_per_mm ** 2
+    thresholds = sorted({max(40.0, 4.0 * spread, float(otsu)), max(40.0, 4.0 * spread),
+                         max(25.0, 2.0 * spread), max(25.0, 3.0 * spread)})
+    best = None
+    for threshold in thresholds:
+        found = _card_blob(diff > threshold, card_mm, px_per_mm)
+        if found is not None and (best is None or abs(found[0] / want - 1) < abs(best[0] / want - 1)):
+            best = found
+    if best is None:
+        return None
+    # the zone is rectified to table millimetres, so the card's size is known: a blob a little
+    # smaller is the card's print without its pale rim (a white border on a pale table), and is
+    # cut out at the card's true size about its centre
+    (cx, cy), (rw, rh), angle = best[1]
+    cw, ch = card_mm[0] * px_per_mm, card_mm[1] * px_per_mm
+    if rw * rh < want:
+        rw, rh = (cw, ch) if rw < rh else (ch, cw)
+    box = cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.float32)
+    # order the rectangle's corners so the long side runs top to bottom
+    centre = box.mean(axis=0)
+    ang = np.arctan2(box[:, 1] - centre[1], box[:, 0] - centre[0])
+    box = box[np.argsort(ang)]  # clockwise in image coordinates, from the upper-left quadrant
+    sides = [np.linalg.norm(box[i] - box[(i + 1) % 4]) for i in range(4)]
+    if sides[0] > sides[1]:  # first side is a long one: start one corner later
+        box = np.roll(box, -1, axis=0)
+    size = canonical_size(card_mm)
+    dst = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    M = cv2.getPerspectiveTransform(box, dst)
+    return cv2.warpPerspective(zone, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _card_blob(differs: np.ndarray, card_mm: tuple[float, float], px_per_mm: float,
+               ) -> tuple[float, Any] | None:
+    """The largest card-shaped blob of ``differs`` (where the zone differs from the table):
+    its area and its rotated rectangle, or None."""
+    import cv2
+
+    h, w = differs.shape
+    mask = differs.astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # a card whose face is close to the table's colour shows only its rim: fill it in, then cut
     # away thin things (wood grain, a shadow's edge) that cling to it
@@ -227,20 +270,7 @@ def find_card(zone: np.ndarray, card_mm: tuple[float, float] = CARD_MM,
             continue
         if best is None or area > best[0]:
             best = (area, rect)
-    if best is None:
-        return None
-    box = cv2.boxPoints(best[1]).astype(np.float32)
-    # order the rectangle's corners so the long side runs top to bottom
-    centre = box.mean(axis=0)
-    ang = np.arctan2(box[:, 1] - centre[1], box[:, 0] - centre[0])
-    box = box[np.argsort(ang)]  # clockwise in image coordinates, from the upper-left quadrant
-    sides = [np.linalg.norm(box[i] - box[(i + 1) % 4]) for i in range(4)]
-    if sides[0] > sides[1]:  # first side is a long one: start one corner later
-        box = np.roll(box, -1, axis=0)
-    size = canonical_size(card_mm)
-    dst = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
-    M = cv2.getPerspectiveTransform(box, dst)
-    return cv2.warpPerspective(zone, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return best
 
 
 # --------------------------------------------------------------------------------- library
