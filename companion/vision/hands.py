@@ -317,14 +317,19 @@ REACH_RING_MM = 150.0
 def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
                 shadow: np.ndarray | None = None, *, ring_mm: float = REACH_RING_MM,
                 near_mm: float = 80.0, min_area_mm2: float = 1200.0, seed_mm2: float = 200.0,
-                threshold: float = THRESHOLD, weak: float = 3.0) -> HandCheck:
+                threshold: float = THRESHOLD, weak: float = 3.0, faint: float = 1.0,
+                faint_area_mm2: float = 4000.0) -> HandCheck:
     """Look for an arm reaching in from outside: in a ring of table ``ring_mm`` wide round the
     outer band's loop, a body unlike the table (the same anomaly as :func:`area_check`) that
     crosses the ring, from its outer edge (or the frame's edge) to within ``near_mm`` of the
     loop, and covers at least ``min_area_mm2``, is an arm or its shadow. The body is what
     differs from the table by more than ``weak`` joined to at least ``seed_mm2`` that differs
     by more than ``threshold`` (a dark arm over a table of nearly its colour differs little
-    along most of its length, and much where its sleeve, its outline or its shadow is).
+    along most of its length, and much where its sleeve, its outline or its shadow is). A body
+    of at least ``faint_area_mm2`` crossing the ring needs no such part: there it is what differs
+    by more than ``faint`` and by more than twice what the ring's table differs by at its 90th
+    percentile (an arm of the table's colour, a little redder or darker all along, over a top
+    that differs from itself much less).
 
     This sees the arm where the band checks cannot judge it: where the arm passes in front of
     the band over the mountain (the mountain read under it hides the band there), or where it
@@ -346,28 +351,33 @@ def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
     ring = (outer > 0) & ~amap.loop
     judged = ring & ~amap.paper & ~amap.hidden
     strong = (amap.z > threshold) & judged
-    if not strong.any():
+    if not judged.any():
         return HandCheck(False, 0.0)
-    bad = (amap.z > min(weak, threshold)) & judged
     mm = 1.0 / np.sqrt(max(amap.px_area, 1e-9))  # mm per small pixel (near the play area's centre)
     from_loop = cv2.distanceTransform((~amap.loop).astype(np.uint8), cv2.DIST_L2, 3) * mm
     inner = outer.copy()  # the frame's edge is an outer edge too: an arm comes in from it
     inner[0, :] = inner[-1, :] = inner[:, 0] = inner[:, -1] = 0
     from_edge = cv2.distanceTransform(inner, cv2.DIST_L2, 3)  # small pixels
-    n, lab, st, cen = cv2.connectedComponentsWithStats(bad.astype(np.uint8), connectivity=8)
     found, best = [], 0.0
-    for k in range(1, n):
-        area = st[k, cv2.CC_STAT_AREA] * mm * mm
-        if area < min_area_mm2:
-            best = max(best, float(area) / min_area_mm2)
-            continue
-        comp = lab == k
-        if float(strong[comp].sum()) * mm * mm < seed_mm2:
-            continue
-        if float(from_edge[comp].min()) > 3.0 or float(from_loop[comp].min()) > near_mm:
-            continue
-        where = view.unproject_to_plane(cen[k][None, :] * 4.0)[0]
-        found.append((float(area), (float(where[0]), float(where[1]))))
+    faint_level = max(faint, 2.0 * float(np.quantile(amap.z[judged], 0.9)))
+    # a body joined to a part that differs much, then a large body that differs faintly
+    for level, least, seed in ((min(weak, threshold), min_area_mm2, seed_mm2), (faint_level, faint_area_mm2, 0.0)):
+        bad = (amap.z > level) & judged
+        n, lab, st, cen = cv2.connectedComponentsWithStats(bad.astype(np.uint8), connectivity=8)
+        for k in range(1, n):
+            area = st[k, cv2.CC_STAT_AREA] * mm * mm
+            if area < least:
+                best = max(best, float(area) / least)
+                continue
+            comp = lab == k
+            if seed > 0 and float(strong[comp].sum()) * mm * mm < seed:
+                continue
+            if float(from_edge[comp].min()) > 3.0 or float(from_loop[comp].min()) > near_mm:
+                continue
+            where = view.unproject_to_plane(cen[k][None, :] * 4.0)[0]
+            found.append((float(area), (float(where[0]), float(where[1]))))
+        if found:
+            break
     if not found:
         return HandCheck(False, best)
     return HandCheck(True, max(f[0] for f in found), tuple(f[1] for f in found))

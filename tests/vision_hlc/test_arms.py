@@ -2,11 +2,13 @@
 
 The frames are those of ``companion bench vision`` (seed 2024, the arm of every 4th position drawn
 as the bench draws it), picked among the kinds of arm that used to be read as a position: an arm
-over the mountain read as tall towers that hide its crossing of both bands (40), dark skin over a
+over the mountain read as tall towers that hide its crossing of both bands (40); dark skin over a
 wood table of nearly its colour (16, 24, 84: seen by the arm's body, its sleeve or its shadow
-crossing the table round the markers), an arm held so high that its picture lies outside the bands (48), an arm
-reaching in under a tilted camera beside the mountain (72). The hand-free frames are positions of
-the same corpus whose arm frames the reader already told (0, 20) or that carry no arm (2).
+crossing the table round the markers; 8, straight down with no sleeve in sight: by the arm's
+whole body, faintly redder than the table all along); an arm held so high that its picture lies
+outside the bands (48); an arm reaching in under a tilted camera beside the mountain (72). The
+hand-free frames are positions of the same corpus whose arm frames the reader already told
+(0, 20) or that carry no arm (2).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from companion.vision.hlc.layout import DEFAULT_LAYOUT
 from companion.vision.hlc.reader import HlcReader
 
 SEED = 2024
-ARM_POSITIONS = (16, 24, 40, 48, 72, 84)
+ARM_POSITIONS = (8, 16, 24, 40, 48, 72, 84)
 
 
 def _arm_frame(index: int):
