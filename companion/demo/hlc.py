@@ -140,11 +140,13 @@ def gate_for(source: DemoSource) -> Any:
 
 def blind_steps(script: Script, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> set[int]:
     """The steps of ``script`` that take a giant to a square this camera sees too little of to
-    find a giant there (behind a tower, from where it stands): the picture cannot say where the
-    giant went, so the referee may have to ask (when more than one such square would do) where
-    the script has no question. Judged as the referee judges it (:class:`Sight` of
+    find a giant there (behind a tower, from where it stands), or lay a cube (a Napozla) where
+    the camera sees too little of it: the picture cannot say where the piece went, so the
+    referee may have to ask (when more than one such place would do) where the script has no
+    question. Judged as the referee judges it (:class:`Sight` of
     :mod:`companion.games.haut_les_cubes.camera`), from the camera's true place."""
     from companion.games.haut_les_cubes.camera import SEEN_HIGH, Sight
+    from companion.games.haut_les_cubes.cards import NAPOZLA
     from companion.games.haut_les_cubes.geometry import heights_of
     from companion.games.haut_les_cubes.moves import Place, Play
 
@@ -157,11 +159,17 @@ def blind_steps(script: Script, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> 
     for number, step in enumerate(script.steps):
         move = GAME.move_from_json(step.move)
         to = move.cell if isinstance(move, Place) else move.to if isinstance(move, Play) else None
+        standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
         if to is not None:
-            standing = [(pos, state.height(pos)) for pos in state.giants if pos is not None]
             sight = Sight(eye, heights_of(state.cubes), standing)
             points = Sight.giant_points(to, state.height(to))
             if float(sight.seen(points, giants=True).mean()) < SEEN_HIGH:
+                blind.add(number)
+        elif isinstance(move, Play) and move.card == NAPOZLA and move.cube is not None:
+            sight = Sight(eye, heights_of(state.cubes | {move.cube}), standing)
+            points = sight.cube_points(move.cube)
+            bare = sight.exposed(points)
+            if not bare.any() or float(sight.seen(points[bare], giants=True).mean()) < SEEN_HIGH:
                 blind.add(number)
         if step.kind != "illegal":
             state = GAME.apply(state, move)

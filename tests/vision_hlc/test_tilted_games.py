@@ -79,3 +79,15 @@ def test_the_steps_the_camera_cannot_see_are_those_that_take_a_giant_behind_a_to
     assert part.steps[53].move == {"seat": "red", "card": "moaveou", "to": [0, -1]}
     # from straight above, nothing is behind anything
     assert blind_steps(part, demo_shot(game.video, tilt_deg=0.0)) == set()
+
+
+def test_a_cube_laid_behind_the_mountain_is_a_step_the_camera_cannot_see():
+    # the 5-player game played on: step 92 lays blue's Napozla cube on the ground at (0, -5),
+    # which this camera, 28° off the vertical, sees too little of past the mountain (the
+    # referee may ask where the cube went); from straight above it shows
+    game = GAMES[1]
+    script = sensible_game(PLAYERS[:game.players], game.seed, mistakes=game.mistakes)
+    shot = demo_shot(game.video, tilt_deg=game.tilt_deg, light=game.light, table=game.table)
+    assert script.steps[92].move == {"seat": "blue", "card": "napozla", "cube": [0, -5, 0]}
+    assert 92 in blind_steps(script, shot)
+    assert 92 not in blind_steps(script, demo_shot(game.video, tilt_deg=0.0))
