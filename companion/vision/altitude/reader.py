@@ -177,11 +177,22 @@ class AltitudeReader:
                 kept.append((s, tuple(row)))
         reused = tuple(sorted(parts))
         mountains, discard, deck, kept = self._recolour(mountains, discard, deck, kept)
-        check = self._hand_check(image, view, mountains, discard, deck, kept)
+        # the arm check, taken as it was when no part was read again and none of the pixels it
+        # looks at changed since (the same cards over the same table: the same verdict)
+        hand_kept = None
+        if state is not None and blocks is not None and not fresh and state.hand is not None \
+                and state.hand.holds(blocks):
+            hand_kept = state.hand
+            check = hand_kept.value
+        else:
+            check = self._hand_check(image, view, mountains, discard, deck, kept)
         if blocks is not None and not check.hand:
             for name, (value, looked, memo) in fresh.items():
                 parts[name] = warm.Kept(value, blocks, warm.region_blocks(view, looked, blocks.shape[:2]), memo.now)
-            self._warm_state = warm.WarmState(view, parts)
+            if hand_kept is None:
+                specs = [spec for _, spec in self._hand_regions()]
+                hand_kept = warm.Kept(check, blocks, warm.region_blocks(view, specs, blocks.shape[:2]))
+            self._warm_state = warm.WarmState(view, parts, hand_kept)
         hits = sum(m.hits for _, _, m in fresh.values())
         return Reading(located, check, mountains, discard, deck, tuple(kept), reused, hits)
 
@@ -239,14 +250,7 @@ class AltitudeReader:
                 found.append(((float(xy[0]), float(xy[1])), area.angle_deg + c.angle_deg))
             if hands.cards_disturbed([c.match.explained for c in m.cards], m.unsupported()):
                 disturbed.add(m.seat)
-        regions = []
-        for name in self.seats:
-            a = lay.seat(name)
-            regions.append((name, PatchSpec(Frame2(a.origin, a.angle_deg), -15.0, -a.hand_depth,
-                                            a.size[0] + 15.0, a.size[1] + 20.0, HAND_PPM)))
-        cx = (lay.deck.centre[0] + lay.discard.centre[0]) / 2
-        cy = (lay.deck.centre[1] + lay.discard.centre[1]) / 2
-        regions.append(("middle", PatchSpec(Frame2((cx, cy), 0.0), -85.0, -85.0, 85.0, 85.0, HAND_PPM)))
+        regions = self._hand_regions()
         white = None
         worst = hands.HandCheck(False, 0.0, "")
         for name, spec in regions:
@@ -266,6 +270,20 @@ class AltitudeReader:
             if area > worst.patch_mm2:
                 worst = hands.HandCheck(False, area, where)
         return worst
+
+    def _hand_regions(self) -> list[tuple[str, PatchSpec]]:
+        """Where the arm check looks: each seat's area with the row in front of it, and the
+        middle of the table."""
+        lay = self.layout
+        regions = []
+        for name in self.seats:
+            a = lay.seat(name)
+            regions.append((name, PatchSpec(Frame2(a.origin, a.angle_deg), -15.0, -a.hand_depth,
+                                            a.size[0] + 15.0, a.size[1] + 20.0, HAND_PPM)))
+        cx = (lay.deck.centre[0] + lay.discard.centre[0]) / 2
+        cy = (lay.deck.centre[1] + lay.discard.centre[1]) / 2
+        regions.append(("middle", PatchSpec(Frame2((cx, cy), 0.0), -85.0, -85.0, 85.0, 85.0, HAND_PPM)))
+        return regions
 
 
 def _white(patch: np.ndarray, inside: np.ndarray) -> np.ndarray:

@@ -16,7 +16,9 @@ edge falls in, costs its outlines and lattices, not its cards' comparisons with 
 
 Each part is compared with the frame it was itself read from, not with the last frame, so a
 slow drift (the light of a room as the day goes) cannot creep past the threshold a little at a
-time. Only readings of frames without an arm over the table are kept.
+time. Only readings of frames without an arm over the table are kept. The arm check runs on
+every frame but one where no part was read again and none of the blocks it looks at (the seats'
+areas, the rows in front of them, the middle) changed: its verdict is the last one.
 """
 
 from __future__ import annotations
@@ -179,6 +181,8 @@ class WarmState:
 
     view: View
     parts: dict[str, Kept]
+    #: the arm check's verdict (no arm), with the blocks of the table it looked at
+    hand: Kept | None = None
 
     def get(self, name: str, blocks: np.ndarray) -> tuple[bool, Any]:
         """(True, the part's reading) when it holds in the frame of ``blocks``."""
