@@ -24,6 +24,7 @@ faces: colours, or the kobold die's black pips and kobold head on ivory.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -243,10 +244,13 @@ class _Painter:
             return None
         return ys + y0, xs + x0
 
-    def solid(self, piece: Piece, ident: int) -> None:
+    def solid(self, piece: Piece, ident: int, look: int | None = None) -> None:
+        """Paints ``piece`` (``ident`` in the id map); ``look`` seeds its tint and mottle (by
+        default its id): a stone keeps its look from one position of a game to the next."""
         solid = piece.solid
         sh = solid.shape
-        rng = np.random.default_rng([self.shot.seed, ident, 3])
+        look = ident if look is None else look
+        rng = np.random.default_rng([self.shot.seed, look, 3])
         labels = dict(piece.labels)
         if piece.kind == "die":
             base = None
@@ -290,7 +294,7 @@ class _Painter:
             shade = 0.62 + 0.38 * np.clip(edge / EDGE_MM, 0.0, 1.0)
             mot = _mottle()
             mi = (np.round(fs * 3).astype(int) + 37 * k) % 256
-            mj = (np.round(ft * 3).astype(int) + 91 * ident) % 256
+            mj = (np.round(ft * 3).astype(int) + 91 * look) % 256
             shade = shade * (1.0 + 0.025 * mot[mj, mi])
             if piece.kind == "die":
                 colour = self._die_face(labels.get(face.tag, ""), piece.die, fs, ft, poly2)
@@ -478,6 +482,18 @@ def _blurred(tex: np.ndarray, sigma: float) -> np.ndarray:
     return _blurred_cached(key, sigma)
 
 
+def look_of(piece: Piece) -> int:
+    """What a piece's look (its tint, its mottle) is seeded by: what the piece is and where it
+    stands, not its place in the scene's list, so that a stone keeps its look when another is
+    taken from the pool or built (a physical stone does not change colour when its neighbour
+    moves)."""
+    x, y, _ = piece.solid.centre
+    where = (piece.building, piece.level) if piece.zone.startswith("player:") or piece.zone == "kobold" \
+        else (int(round(float(x))), int(round(float(y))))
+    key = (piece.kind, piece.zone, piece.colour, piece.shape, piece.die, where)
+    return PIECE_ID + zlib.crc32(repr(key).encode()) % 100_000
+
+
 def draw(scene: NainsScene, shot: Shot, *, sheets: tuple = ()) -> Drawn:
     """The linear picture of ``scene`` on the pinhole canvas. ``sheets``: extra flat sheets,
     each ``(albedo, px_to_table, id)`` (the colour calibration's sheet)."""
@@ -489,7 +505,7 @@ def draw(scene: NainsScene, shot: Shot, *, sheets: tuple = ()) -> Drawn:
     for tex, px_to_table, ident in sheets:
         p.sheet(tex, px_to_table, ident)
     for n, piece in enumerate(all_pieces):
-        p.solid(piece, PIECE_ID + n)
+        p.solid(piece, PIECE_ID + n, look_of(piece))
     linear = p.light_up(all_pieces, hand)
     for cap in hand:
         p.hand_part(linear, cap)
