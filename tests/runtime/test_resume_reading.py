@@ -9,43 +9,28 @@ game would then differ from the uninterrupted one (``test_run_command.py`` kills
 from __future__ import annotations
 
 import numpy as np
+from test_bad_frames import ListSource
 
 from companion.observation import Observation
 from companion.runtime.loop import RefereeLoop
 from companion.runtime.table import Table
-from companion.vision.frames import Frame, FrameSource
 from companion.vision.stillness import StillnessGate
 
 
-class Frames(FrameSource):
-    """Three still positions with moving frames between them, at 10 fps."""
-
-    def __init__(self):
-        rng = np.random.default_rng(0)
-        base = rng.integers(60, 90, (72, 128, 3), dtype=np.uint8)
-        images = []
-        for position in range(3):
-            still = base.copy()
-            still[10:20, 10 + 30 * position:20 + 30 * position] = 220
-            images += [still] * 8
-            for k in range(4):  # something crossing the table
-                moving = still.copy()
-                moving[40:60, 20 * k:20 * k + 30] = 30
-                images.append(moving)
-        self.images, self.k = images, 0
-
-    @property
-    def fps(self):
-        return 10.0
-
-    def read(self):
-        if self.k >= len(self.images):
-            return None
-        self.k += 1
-        return Frame(image=self.images[self.k - 1], index=self.k - 1, t=(self.k - 1) / 10.0)
-
-    def close(self):
-        pass
+def frames():
+    """Three still positions with something crossing the table between them (15 fps)."""
+    rng = np.random.default_rng(0)
+    base = rng.integers(60, 90, (72, 128, 3), dtype=np.uint8)
+    images = []
+    for position in range(3):
+        still = base.copy()
+        still[10:20, 10 + 30 * position:20 + 30 * position] = 220
+        images += [still] * 8
+        for k in range(4):
+            moving = still.copy()
+            moving[40:60, 20 * k:20 * k + 30] = 30
+            images.append(moving)
+    return ListSource(images)
 
 
 class Recorder:
@@ -64,7 +49,7 @@ def reads(tmp_path, skip_to):
     table = Table(tmp_path)
     try:
         reader = Recorder()
-        RefereeLoop(table, Frames(), reader, StillnessGate(still_s=0.2), skip_to=skip_to,
+        RefereeLoop(table, frames(), reader, StillnessGate(still_s=0.2), skip_to=skip_to,
                     keyframes=False).run()
         return reader.read_frames
     finally:
