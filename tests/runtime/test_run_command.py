@@ -102,7 +102,6 @@ def test_a_filmed_game_is_refereed_headless(filmed, uninterrupted):
     assert "legal" in result.stdout
 
 
-@pytest.mark.slow  # 40 runs of the program, most of them reading a filmed game again
 @pytest.mark.parametrize("trial", range(20))
 def test_killed_at_a_random_moment_and_resumed(filmed, uninterrupted, tmp_path, trial):
     """SIGKILL after a random number of verdicts and a random fraction of a second more (in the
