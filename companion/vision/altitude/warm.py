@@ -30,24 +30,14 @@ import cv2
 import numpy as np
 
 from companion.vision.altitude.rectify import PatchSpec
+from companion.vision import blocks as block_compare
+from companion.vision.blocks import BLOCK, STILL_LEVEL, block_picture
 from companion.vision.camera import View
 
-#: the side of a comparison block, pixels of the frame
-BLOCK = 8
-#: a block whose mean level moved by more than this in any channel has changed
-STILL_LEVEL = 6.0
 #: how far around the patches a part looked at its blocks are taken (mm)
 MARGIN_MM = 10.0
-#: two views that put a part's corners within this many pixels of each other are one view
-SAME_POSE_PX = 0.5
 #: a bare lattice point's refusal holds for a cut-out this close (mm) where nothing changed
 NEAR_MM = 4.0
-
-
-def block_picture(image: np.ndarray) -> np.ndarray:
-    """The frame's channels averaged over :data:`BLOCK`-pixel blocks (float32, rows × cols × 3)."""
-    h, w = image.shape[:2]
-    return cv2.resize(image, (w // BLOCK, h // BLOCK), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 def _corners(spec: PatchSpec, grow: float) -> np.ndarray:
@@ -73,15 +63,10 @@ def region_blocks(view: View, specs: Iterable[PatchSpec], shape: tuple[int, int]
 
 
 def same_view(a: View, b: View, specs: Iterable[PatchSpec]) -> bool:
-    """Whether two views see the patches in the same place (within :data:`SAME_POSE_PX`)."""
-    if a is b:
-        return True
-    if tuple(a.camera.size) != tuple(b.camera.size):
-        return False
-    pts = np.concatenate([_corners(s, 0.0) for s in specs]) if specs else None
-    if pts is None:
-        return False
-    return float(np.abs(a.project(pts) - b.project(pts)).max()) <= SAME_POSE_PX
+    """Whether two views see the patches in the same place (:func:`blocks.same_view`)."""
+    specs = list(specs)
+    pts = np.concatenate([_corners(s, 0.0) for s in specs]) if specs else np.zeros((0, 3))
+    return block_compare.same_view(a, b, pts)
 
 
 def _refusal(value: Any) -> bool:

@@ -28,7 +28,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.vision import blocks as block_compare
 from companion.vision import hands
+from companion.vision.blocks import BLOCK, STILL_LEVEL
 from companion.vision.camera import View
 from companion.vision.colours import ColourModel
 from companion.vision.hlc.appearance import features
@@ -41,10 +43,6 @@ from companion.vision.hlc.layout import Layout
 from companion.vision.hlc.mountain import MountainReading, finish, mountain_region, refine_masked
 from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
 
-#: the side of a comparison block, pixels of the frame
-BLOCK = 8
-#: a block whose mean grey level moved by more than this has changed
-STILL_LEVEL = 6.0
 #: a change over more than this share of the mountain's area is read cold (an arm, a bumped
 #: mountain, the light changed)
 MAX_CHANGED_SHARE = 0.25
@@ -53,9 +51,6 @@ MAX_CHANGED_SHARE = 0.25
 MAX_CUBE_CHANGES = 2
 #: a new cube the warm reading is less sure of than this is left to a cold read
 SURE = 0.5
-#: two poses that put the play area's corners (on the table and 10 cm up) within this many
-#: pixels of each other are the same pose
-SAME_POSE_PX = 0.5
 #: the lattice is looked for again once this share of the cubes it was found from (and at least
 #: :data:`LATTICE_MIN_CHANGES` cubes) were laid, moved or taken since (the cubes laid since show
 #: it too, and a lattice found from few cubes may be a little off); moved by more than
@@ -69,9 +64,7 @@ DRIFT_LEVEL = 3.0
 
 def block_picture(image: np.ndarray) -> np.ndarray:
     """The frame's grey levels averaged over :data:`BLOCK`-pixel blocks (float32)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape
-    return cv2.resize(grey, (w // BLOCK, h // BLOCK), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return block_compare.block_picture(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
 
 
 def changed_blocks(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -98,13 +91,7 @@ def polygon_blocks(shape: tuple[int, int], view: View, polygons: list[np.ndarray
 
 def same_pose(a: View, b: View, play_area: tuple[float, float]) -> bool:
     """Whether two views put the play area's corners (table and 10 cm up) at the same pixels."""
-    if tuple(a.camera.size) != tuple(b.camera.size):
-        return False
-    w, d = play_area
-    pts = np.array([[x, y, z] for x in (0.0, w) for y in (0.0, d) for z in (0.0, 100.0)])
-    pa, pb = a.project(pts), b.project(pts)
-    return bool(np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))
-                and float(np.abs(pa - pb).max()) < SAME_POSE_PX)
+    return block_compare.same_view(a, b, block_compare.area_corners(*play_area))
 
 
 def to_crop(blocks: np.ndarray, grid: Grid, image_shape: tuple[int, ...], margin: int = 1) -> np.ndarray:

@@ -28,6 +28,7 @@ import numpy as np
 from calibration.boards import TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
+from companion.vision.blocks import area_corners, same_view
 from companion.vision.camera import CameraModel, View
 from companion.vision.colours import ColourModel
 from companion.vision.frames import Frame
@@ -223,19 +224,12 @@ def _signature(image: np.ndarray, view, rect) -> np.ndarray:
     return cv2.resize(grey, (max(1, grey.shape[1] // 4), max(1, grey.shape[0] // 4)), interpolation=cv2.INTER_AREA)
 
 
-#: two poses that put every corner of the play area (on the table and 10 cm up) within this
-#: many pixels of each other are the same pose
-SAME_POSE_PX = 0.5
 
 
 def _same_pose(a: View | None, b: View | None, zones: ZoneLayout) -> bool:
-    if a is None or b is None or tuple(a.camera.size) != tuple(b.camera.size):
+    if a is None or b is None:
         return False
-    w, d = zones.width_mm, zones.depth_mm
-    pts = np.array([[x, y, z] for x in (0.0, w) for y in (0.0, d) for z in (0.0, 100.0)])
-    pa, pb = a.project(pts), b.project(pts)
-    return bool(np.all(np.isfinite(pa)) and np.all(np.isfinite(pb))
-                and float(np.abs(pa - pb).max()) < SAME_POSE_PX)
+    return same_view(a, b, area_corners(zones.width_mm, zones.depth_mm))
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
