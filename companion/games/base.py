@@ -197,6 +197,10 @@ class Game(ABC, Generic[S, M]):
     seats: ClassVar[tuple[str, ...]]
     #: a frozen dataclass whose fields are the named options of RULINGS.md, with their defaults
     options_type: ClassVar[type]
+    #: whether a piece the camera saw, gone with nothing else changed, may have been moved where
+    #: the camera cannot see (the referee then asks which move was made instead of taking the
+    #: piece for misread): True where a hidden card can take a piece out of sight
+    asks_out_of_sight: ClassVar[bool] = False
 
     # -- parameters ---------------------------------------------------------------------------
 

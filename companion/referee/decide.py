@@ -166,7 +166,7 @@ def _out_of_sight(game: Game, groups: list[list[Option]], nothing: float) -> lis
     the picture as well as "nothing" does but for pieces the camera may not see. Only for a game
     that says such moves are worth a question (``asks_out_of_sight``); elsewhere "nothing"
     stands, as a flickering reading must not make questions."""
-    if not getattr(game, "asks_out_of_sight", False) or nothing < MISS:
+    if not game.asks_out_of_sight or nothing < MISS:
         return []
     return [g[0] for g in groups
             if g[0].base == "current" and g[0].candidate.complete
