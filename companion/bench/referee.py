@@ -15,7 +15,8 @@ Reported per game:
   share whose observation equals the synthetic table's truth piece for piece (kind, square,
   level, colour/face...) — what a referee with no rules would have to rely on;
 * **latency** from the first still frame after a move to the verdict event (median, 95th
-  percentile), and the frame size;
+  percentile), and the frame size; and its parts' medians: the stillness gate's wait (set by
+  the video's still frames), the reading, the judging;
 * **CPU of an unchanged table**: the loop watching the same still frame at 30 frames a second
   for ``--idle-s`` seconds, as a share of one core (process CPU time over wall time); both over
   the whole watch and in the steady state after the first reading, because that one reading of
@@ -221,6 +222,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         moves = right = 0
         raw_read = raw_right = 0
         latencies: list[float] = []
+        parts: dict[str, list[float]] = {"gate_wait": [], "reading": [], "judging": []}
         mismatches: list[str] = []
         wall = 0.0
         for k, script in enumerate(bench_scripts(game, args.videos)):
@@ -232,6 +234,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             raw_read += len(one["raw"])
             raw_right += sum(1 for _, ok in one["raw"] if ok)
             latencies += one["stats"].latencies
+            parts["gate_wait"] += one["stats"].waits
+            parts["reading"] += one["stats"].reading_s
+            parts["judging"] += one["stats"].judging_s
             wall += one["wall_s"]
         lat = sorted(latencies)
         figures[game] = {
@@ -243,6 +248,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "latency_ms_median": round(1000 * statistics.median(lat), 1) if lat else None,
             "latency_ms_p95": round(1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))], 1)
             if lat else None,
+            "latency_parts_ms_median": {name: round(1000 * statistics.median(v), 1)
+                                        for name, v in parts.items() if v},
             "wall_s": round(wall, 1),
             "mismatches": mismatches[:10],
         }

@@ -52,6 +52,11 @@ class LoopStats:
     events: int = 0
     #: seconds from the first still frame to the referee's verdict, per reading with events
     latencies: list[float] = field(default_factory=list)
+    #: the parts of each of those latencies: the gate's wait for stillness (from the first
+    #: still frame to the frame it settles on), the reading, and the judging
+    waits: list[float] = field(default_factory=list)
+    reading_s: list[float] = field(default_factory=list)
+    judging_s: list[float] = field(default_factory=list)
     #: seconds spent on each frame by the loop itself (gate, feed, reading, judging)
     busy: list[float] = field(default_factory=list)
 
@@ -161,6 +166,7 @@ class RefereeLoop:
             return []
         if frame.index == self.skip_to:  # judged before the crash: read only to be remembered
             return []
+        t_read = time.perf_counter()
         self.stats.readings += 1
         if observation is None:
             self.stats.unreadable += 1
@@ -178,9 +184,13 @@ class RefereeLoop:
             observation, image_jpeg=_jpeg(image) if self.keyframes else None, actor="camera",
             source={"frame": frame.index, "t": round(frame.t, 3)})
         if events:
+            t_verdict = time.perf_counter()
+            wait = float(getattr(report, "delay", 0.0))
             self.stats.events += len(events)
-            self.stats.latencies.append(time.perf_counter() - t_still
-                                        + getattr(report, "delay", 0.0))
+            self.stats.latencies.append(t_verdict - t_still + wait)
+            self.stats.waits.append(wait)
+            self.stats.reading_s.append(t_read - t_still)
+            self.stats.judging_s.append(t_verdict - t_read)
             if self.on_events is not None:
                 self.on_events(events)
         return events
