@@ -56,6 +56,8 @@ CANDIDATE_MIN = 0.008
 #: of the points refused (bare table, wood grain) scored less, and each costs a comparison
 #: with the faces (cards resting under cards found are read whatever their outline)
 PLACE_MIN = 0.015
+#: how far (overview pixels) from a lattice point a hand-laid card's outline is looked for
+PLACE_JITTER_PX = 4
 #: a card another lattice offset found is added to the best lattice's reading when its centre
 #: lies this close (mm) to a free slot of that lattice (hand-laid cards wander about 3 mm)
 SLOT_TOLERANCE_MM = 9.0
@@ -333,6 +335,28 @@ def merge_lattices(best: MountainReading, others: list[MountainReading],
     return replace(best, cards=tuple(out))
 
 
+def own_place(win: np.ndarray) -> tuple[int, int]:
+    """Where (row, column) in ``win``, the outline scores around a lattice point, the card
+    there lies: the strongest outline that peaks inside the window. The window's largest score
+    may lie on its rim, on the flank of a stronger outline beyond it (a neighbouring card's
+    edge, several millimetres off): a card cut out there lies too far from its place for the
+    alignment to find it, so a pale card whose own outline is faint (an avalanche) was never
+    read, and the cards under it were compared on pixels it hides. A rim maximum is kept only
+    when no outline of at least :data:`PLACE_MIN` peaks inside."""
+    j = np.unravel_index(int(np.argmax(win)), win.shape)
+    h, w = win.shape
+    if 0 < j[0] < h - 1 and 0 < j[1] < w - 1:
+        return int(j[0]), int(j[1])
+    if h < 3 or w < 3:
+        return int(j[0]), int(j[1])
+    peak = win >= cv2.dilate(win, np.ones((3, 3), np.uint8))
+    inner = np.where(peak[1:-1, 1:-1], win[1:-1, 1:-1], -np.inf)
+    k = np.unravel_index(int(np.argmax(inner)), inner.shape)
+    if float(inner[k]) >= PLACE_MIN:
+        return int(k[0]) + 1, int(k[1]) + 1
+    return int(j[0]), int(j[1])
+
+
 def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
                   matcher: CardMatcher, spec: PatchSpec, mean: np.ndarray, pooled: np.ndarray,
                   anchor: tuple[float, float], ppm: float, patch: np.ndarray,
@@ -348,10 +372,10 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         if not (0 <= xi < mean.shape[1] and 0 <= yi < mean.shape[0]) or pooled[yi, xi] < CANDIDATE_MIN:
             continue
         # the card's own place: the best outline within the jitter of a hand-laid card
-        r = 4
-        win = mean[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1]
-        j = np.unravel_index(int(np.argmax(win)), win.shape)
-        cx, cy = max(xi - r, 0) + j[1], max(yi - r, 0) + j[0]
+        r = PLACE_JITTER_PX
+        y0, x0 = max(yi - r, 0), max(xi - r, 0)
+        j = own_place(mean[y0:yi + r + 1, x0:xi + r + 1])
+        cx, cy = x0 + j[1], y0 + j[0]
         if float(mean[cy, cx]) < PLACE_MIN:
             continue
         cu, cv_ = spec.uv_of(np.array([[cx + 0.5, cy + 0.5]]))[0]
