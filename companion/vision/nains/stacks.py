@@ -368,11 +368,20 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     filled = []
     for _, n, top in tops:
         stones = _fill(fitter, levels, top, n, colour_classes, shapes, background)
-        filled.append((stack_score(fitter, stones, colour_classes, background, levels)[0], stones))
+        filled.append((stack_score(fitter, stones, colour_classes, background, levels)[0]
+                       - _off_place(stones[0], near, search_mm), stones))
     if not filled:
         return None
+    solid = _solid(fitter)
     # the likeliest few are each moved to where they fit best before they are compared: a
-    # stack a millimetre or two off shows its lower stones' thin near faces on the table
+    # stack a millimetre or two off shows its lower stones' thin near faces on the table.
+    # Likeliest as they are compared after, their place and what they leave out counted: a
+    # lone roof fits the top of a stack a few millimetres nearer the camera than the stack's
+    # foot and scores above the whole stack filled in under it (a violet cube, a yellow
+    # cylinder and a violet roof came fourth by their stones alone, behind a lone roof, a
+    # roof across and a cylinder that leave the cube and the cylinder out)
+    window = _window(fitter, [stones for _, stones in filled])
+    filled = [(score - _left_out(fitter, solid, window, stones), stones) for score, stones in filled]
     filled.sort(key=lambda t: -t[0])
     shifted = []
     for score, stones in filled[:SHIFTED]:
@@ -381,15 +390,12 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
         stones = _shift(fitter, levels, stones, colour_classes, background, 1.0)
         score = stack_score(fitter, stones, colour_classes, background, levels)[0]
         shifted.append((score - _off_place(stones[0], near, search_mm), stones))
-    masks = [_silhouette(fitter, stones) for _, stones in shifted]
-    window = cv2.dilate(np.any(masks, axis=0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
-    solid = _solid(fitter)
-    face_px = (STONE_MM * fitter.plane.ppm) ** 2
+    window = _window(fitter, [stones for _, stones in shifted])
     best: tuple[float, list[Stone]] | None = None
-    for (score, stones), mask in zip(shifted, masks):
+    for score, stones in shifted:
         # what stands there and the stack leaves out: the near faces of lower stones a stack
         # too short (its top taken a level lower and farther off) does not explain
-        score -= UNEXPLAINED_WEIGHT * float(solid[window & ~mask].sum()) / face_px
+        score -= _left_out(fitter, solid, window, stones)
         if best is None or score > best[0]:
             best = (score, stones)
     assert best is not None
@@ -397,6 +403,20 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     total, chosen, means, margins, seen = stack_score(fitter, stones, colour_classes, background, levels)
     conf = tuple(_confidence(m, g, s) for m, g, s in zip(means, margins, seen))
     return StackReading(tuple(stones), tuple(chosen), conf, tuple(seen), total)
+
+
+def _window(fitter: Fitter, stacks: list[list[Stone]]) -> np.ndarray:
+    """Where the readings of one slot stand in the plane picture, and a little around."""
+    masks = [_silhouette(fitter, stones) for stones in stacks]
+    return cv2.dilate(np.any(masks, axis=0).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+
+
+def _left_out(fitter: Fitter, solid: np.ndarray, window: np.ndarray, stones: list[Stone]) -> float:
+    """What a stack leaves out of what stands in ``window`` (where it and the other readings
+    of its slot stand), in stone faces' worth of the picture (:data:`UNEXPLAINED_WEIGHT`
+    each)."""
+    face_px = (STONE_MM * fitter.plane.ppm) ** 2
+    return UNEXPLAINED_WEIGHT * float(solid[window & ~_silhouette(fitter, stones)].sum()) / face_px
 
 
 #: filled-in stacks moved to their best place before the best is chosen, and how far below
@@ -454,7 +474,18 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
         yaw = float(poses[k, 3])
         out.append((float(sc[k]), n, Stone(shape, float(poses[k, 0]), float(poses[k, 1]), yaw, turn)))
     out.sort(key=lambda t: -t[0])
-    return [t for t in out if t[0] > out[0][0] - TOP_SPREAD][:TOPS_KEPT]
+    out = [t for t in out if t[0] > out[0][0] - TOP_SPREAD]
+    # a roof's top fits inside a flat one at any height (its two turns, two places each), so
+    # roofs crowd the flat tops out of the first few: each height's flat top is kept as well
+    # (an orange cylinder on a red one in the shade, its sides too dark to show a colour: the
+    # two-cylinder top came ninth, behind seven roofs and a cylinder of the wrong heights)
+    kept = out[:TOPS_KEPT]
+    flat = {n for _, n, top in kept if top.shape != "roof"}
+    for t in out[TOPS_KEPT:]:
+        if t[2].shape != "roof" and t[1] not in flat:
+            kept.append(t)
+            flat.add(t[1])
+    return kept
 
 
 def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
