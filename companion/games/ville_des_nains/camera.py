@@ -216,30 +216,50 @@ def _vanished(observed: list[tuple[Hashable, float]]
     return None
 
 
-def vanished_observation(observation: Observation) -> Observation | None:
-    """The observation with, on each building, the stone :func:`_vanished` takes out taken out
-    and those above it one level lower (None when no building's reading allows it)."""
+#: at most this many buildings are tried with and without the stone :func:`_vanished` takes out
+#: (every combination of them: 2 ** this many readings)
+VANISH_BUILDINGS = 3
+
+
+def vanished_observations(state: VdnState, observation: Observation) -> list[Observation]:
+    """The observation with the stone :func:`_vanished` takes out taken out (and those above
+    it one level lower) on some of the buildings that allow it, each combination once: on one
+    building the stone barely seen may be the overhang, on another a stone the camera barely
+    sees (a long block lying towards the camera under a cylinder, read at 0.06 over a cylinder
+    read at 0.09: taking that one out would build the block on the level where the state has
+    the cylinder). Only buildings read taller than the state has them are tried: elsewhere
+    no stone is read as new either way."""
     by: dict[tuple[Any, Any], list[Piece]] = {}
     for p in observation.pieces:
         if p.kind == "stone" and (p.zone or "").startswith(PLAYER) and p.level is not None:
             by.setdefault((p.zone, p.get("building")), []).append(p)
-    drop: dict[tuple[Any, Any], int] = {}
+    drops: list[tuple[tuple[Any, Any], int]] = []
     for where, stones in by.items():
+        seat, b = str(where[0])[len(PLAYER):], where[1]
+        if seat not in state.players or not isinstance(b, int) or isinstance(b, bool) or b < 0:
+            continue
+        row = state.buildings[state.players.index(seat)]
+        has = len(row[b].stones) if b < len(row) else 0
+        if max(int(p.level) for p in stones) + 1 <= has:
+            continue
         shifted = _vanished([(piece_key(p), p.conf) for p in stones])
         if shifted is not None:
-            drop[where] = shifted[2]
-    if not drop:
-        return None
-    pieces = []
-    for p in observation.pieces:
-        where = (p.zone, p.get("building"))
-        if where in drop and p.level is not None:
-            if p.level == drop[where]:
-                continue
-            if p.level > drop[where]:
-                p = replace(p, level=p.level - 1)
-        pieces.append(p)
-    return replace(observation, pieces=tuple(pieces))
+            drops.append((where, shifted[2]))
+    drops = sorted(drops, key=lambda d: str(d))[:VANISH_BUILDINGS]
+    out = []
+    for mask in range(1, 2 ** len(drops)):
+        drop = {where: level for k, (where, level) in enumerate(drops) if mask >> k & 1}
+        pieces = []
+        for p in observation.pieces:
+            where = (p.zone, p.get("building"))
+            if where in drop and p.level is not None:
+                if p.level == drop[where]:
+                    continue
+                if p.level > drop[where]:
+                    p = replace(p, level=p.level - 1)
+            pieces.append(p)
+        out.append(replace(observation, pieces=tuple(pieces)))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -481,8 +501,7 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     if not any(result.rule is None for _, result in found):
         # no legal move builds what was read: a stone barely seen under a long block may be
         # the long block's overhang (:func:`_vanished`); the rules tell
-        shifted = vanished_observation(observation)
-        if shifted is not None:
+        for shifted in vanished_observations(state, observation):
             ch = _Change(state, shifted)
             if ch.anything:
                 for move in _hypotheses(state, ch):
