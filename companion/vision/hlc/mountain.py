@@ -140,7 +140,10 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
     crop = grid.crop(image)
     care = care_mask(grid, layout, size)
     table = TableModel(table_samples(image, view, layout, levels))
-    ev = Evidence(features(crop), line_strength(crop), care, table)
+    feats = features(crop)
+    # a shadow of another colour than the light's (a low sun's blue shade) is table too
+    table.learn_shadow(feats, care, grid.scale)
+    ev = Evidence(feats, line_strength(crop), care, table)
     search = Search(grid, ev, levels=levels)
     # first the footprint: one level everywhere the wood is (with one model for all the wood,
     # taller guesses would be free to cover any wood); then the heights, face models refitted

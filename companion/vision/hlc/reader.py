@@ -39,6 +39,7 @@ from companion.vision import hands
 from companion.vision.camera import CameraModel, TablePose, View
 from companion.vision.colours import ColourModel, estimate_white
 from companion.vision.frames import Frame
+from companion.vision.hlc.appearance import features
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
 from companion.vision.hlc import warm as warm_read
@@ -223,6 +224,10 @@ class HlcReader:
         # ones are tried (a warm reading), else every direction
         lights = warm_read.nearby_lights(state.light) if found is not None and state is not None else None
         shadow, light = hands.find_shadow(image, view, self._columns(mountain), hidden, lights=lights)
+        shade = self._shade(image, mountain, hidden, shadow)
+        if shade is not None:
+            # the table in the learned shade is table: it is not judged, nor learned from
+            hidden = np.maximum(hidden, shade)
         check = self.hand_detector.check(image, view, hidden, shadow)
         if not check.hand:
             check = hands.area_check(image, view, lay, hidden, shadow)
@@ -317,6 +322,33 @@ class HlcReader:
             labels = cv2.resize(labels, (ww, hh), interpolation=cv2.INTER_NEAREST)
         mask[y0:y0 + hh, x0:x0 + ww] = labels
         return cv2.dilate(mask, np.ones((7, 7), np.uint8))
+
+    @staticmethod
+    def _shade(image: np.ndarray, mountain: MountainReading, hidden: np.ndarray,
+               shadow: np.ndarray | None) -> np.ndarray | None:
+        """Where the table lies in the learned shade (a shade of another colour than the light's,
+        :meth:`.appearance.TableModel.learn_shadow`) joined to the mountain or to the shadow
+        found from its columns (``shadow``) through shade, for the hand checks to leave out
+        like the mountain: a low sun's shadow is longer and wider than the columns read make it
+        where a cube is missed or read a level low, and judged as table it would make the
+        table's look too loose to tell a dark arm from it. Whatever lies in it that is not the
+        table's shade (an arm) is still judged. None when no shade was learned."""
+        table = mountain.search.evidence.table
+        if table.shadow is None:
+            return None
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        shade = table.in_shade(features(small))
+        seeds = hidden if shadow is None else np.maximum(hidden, shadow)
+        seeds = cv2.resize(seeds, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+        n, lab = cv2.connectedComponents((shade | seeds).astype(np.uint8), connectivity=8)
+        touching = np.unique(lab[seeds])
+        keep = np.isin(lab, touching[touching > 0]) & shade
+        if not keep.any():
+            return None
+        # its soft edge with it
+        keep = cv2.dilate(keep.astype(np.uint8), np.ones((3, 3), np.uint8))
+        return cv2.resize(keep, (w, h), interpolation=cv2.INTER_NEAREST).astype(np.uint8)
 
     @staticmethod
     def _columns(mountain: MountainReading) -> list[tuple[np.ndarray, float]]:
