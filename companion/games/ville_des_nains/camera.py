@@ -500,12 +500,14 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
             found += _results(state, move)
     if not any(result.rule is None for _, result in found):
         # no legal move builds what was read: a stone barely seen under a long block may be
-        # the long block's overhang (:func:`_vanished`); the rules tell
+        # the long block's overhang (:func:`_vanished`); the rules and the picture tell (an
+        # illegal move read so too: a finished building destroyed, read beside a long block
+        # over a stone that is not there, is the illegal move, not that stone built as well)
         for shifted in vanished_observations(state, observation):
             ch = _Change(state, shifted)
             if ch.anything:
                 for move in _hypotheses(state, ch):
-                    found += [f for f in _results(state, move) if f[1].rule is None]
+                    found += _results(state, move)
     if not found:
         return []
     by_look: dict[frozenset, list[tuple[Move, Result]]] = {}

@@ -1,15 +1,17 @@
 """A stone barely seen under a long block may be the block's overhang (the camera shows a long
 block lying towards it a level higher over a stone that is not there) or a stone the camera
 barely sees: where no legal move explains the reading, the referee tries leaving it out on each
-building that allows it, alone and together, and the rules tell which.
+building that allows it, alone and together, and the rules and the picture tell which (an
+illegal move too: the stone left out, the move that is read may still break a rule).
 
 The readings are the demo video's at the demo script's step 22 (white builds an orange long
 block and a yellow cylinder on its building 3 and a violet cube on building 4; card 10 or 12,
-unseen, so the referee asks)."""
+unseen, so the referee asks) and step 26 (white takes a finished building down)."""
 
 from __future__ import annotations
 
 from companion.games import get_game
+from companion.games.matching import CLEAR_MARGIN
 from companion.games.ville_des_nains import camera
 from companion.games.ville_des_nains.moves import notation
 from companion.games.ville_des_nains.scripts import demo_script
@@ -29,14 +31,14 @@ READ = {
 }
 
 
-def _before_and_after():
+def _before_and_after(number: int = STEP):
     game = get_game("ville-des-nains")
     script = demo_script()
     state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    for step in script.steps[:STEP]:
+    for step in script.steps[:number]:
         if step.kind != "illegal":
             state = game.apply(state, game.move_from_json(step.move))
-    return game, script, state, game.apply(state, game.move_from_json(script.steps[STEP].move))
+    return game, script, state, game.apply(state, game.move_from_json(script.steps[number].move))
 
 
 def _reading(state, read) -> Observation:
@@ -79,3 +81,19 @@ def test_a_building_read_no_taller_than_the_state_is_left_as_read():
         assert levels == [0, 1]
     # buildings 2 and 3 are each tried with and without their lowest stone
     assert len(camera.vanished_observations(before, obs)) == 3
+
+
+def test_an_illegal_move_read_over_the_overhang_is_flagged():
+    # step 26: white draws a marked stone and takes its finished building 0 down (illegal);
+    # building 2 is read, as before, over a stone that is not there: as read, only an orange
+    # cube built there besides explains it, at the cost of that stone
+    game, script, before, after = _before_and_after(26)
+    assert script.steps[26].kind == "illegal"
+    obs = _reading(after, {2: READ[2]})
+    cands = camera.candidates(before, obs)
+    best = cands[0]
+    assert game.move_to_json(best.move) == dict(script.steps[26].move)
+    assert not best.verdict.legal and best.verdict.rule.id == script.steps[26].rule
+    assert all(c.cost > best.cost + CLEAR_MARGIN for c in cands[1:])
+    decision = decide(game, before, obs)
+    assert decision.kind == "settle" and decision.chosen.candidate.move == best.move
