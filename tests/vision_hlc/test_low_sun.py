@@ -1,6 +1,7 @@
 """Low sun: long hard shadows lit by the blue sky alone, so the table in a tower's shadow is
 bluer as well as darker. The table model learns that shade from the frame (it is table, not
-wood), and the reader reads the cubes, not their shadows, and takes no shadow for an arm."""
+wood), the reader reads the cubes, not their shadows, and takes no shadow for an arm, and a
+pawn in that shade is judged by its colour re-lit out of it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from companion.synth.generate import random_scene, random_shot
 from companion.synth.render import render
 from companion.synth.scoring import Tally, score
-from companion.vision.hlc.appearance import SHADOW_MIN_PIXELS, TableModel
+from companion.vision.hlc.appearance import SHADOW_MIN_PIXELS, TableModel, features
+from companion.vision.hlc.giants import relit
 from companion.vision.hlc.layout import DEFAULT_LAYOUT
 from companion.vision.hlc.reader import HlcReader
 
@@ -96,3 +98,22 @@ def test_low_sun_shadows_are_not_read_as_cubes(low_sun):
     # the shade was learned where the shadows are long (a sun 25-38° high)
     learned = sum(1 for _, _, reader in low_sun if reader.last.mountain.search.evidence.table.shadow is not None)
     assert learned >= 2
+
+
+def test_a_pawn_in_the_learned_shade_is_re_lit_to_its_own_colour():
+    """The shade's light is the same on every surface: learned on the table, it turns a white
+    pawn in a low sun's blue shade (grey-blue, saying nothing) back into white."""
+    rng = np.random.default_rng(5)
+    ratio = np.array([0.54, 0.43, 0.32])  # B, G, R: the sky's light over the sun's and the sky's
+    lit = np.array([150.0, 140.0, 130.0])
+    img = np.clip(lit + rng.normal(0.0, 1.5, (120, 200, 3)), 0, 255)
+    img[:, :100] *= ratio
+    img = img.astype(np.uint8)
+    feats = features(img)
+    table = TableModel(feats[:, 150:].reshape(-1, 3)[::5])
+    assert table.learn_shadow(feats, np.ones(feats.shape[:2], np.float32))
+    white = np.array([[230.0, 232.0, 235.0]])
+    back = relit(white * ratio, table)
+    assert np.allclose(back, white, rtol=0.08), back
+    # no shade learned: nothing to re-light
+    assert relit(white * ratio, TableModel(feats[:, 150:].reshape(-1, 3)[::5])) is None

@@ -164,6 +164,42 @@ def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> tuple[np.ndarray, 
     return out * np.exp(-0.5 * far * far)[:, None], feats[:, 0]
 
 
+def relit(bgr: np.ndarray, table) -> np.ndarray | None:
+    """These pixels (N×3 BGR) as they would look in the light outside the table's learned
+    shade (:meth:`~companion.vision.hlc.appearance.TableModel.learn_shadow`): each channel
+    divided by the shade's own ratio of it (a shade's light is the same on every surface, so
+    a white pawn in a low sun's blue shade, re-lit, is white again). None when no shade of
+    another colour than the light's was learned."""
+    if table is None or getattr(table, "shadow", None) is None:
+        return None
+    s0, s1 = (float(v) / _FEATURE_SCALE for v in table.shadow_shift)
+    depth = float(table.shadow_depth) / _FEATURE_SCALE
+    dlog = np.array([s0 - depth, -depth - s0 - s1, s1 - depth])  # B, G, R
+    return np.clip((bgr.astype(np.float64) + 4.0) * np.exp(-dlog) - 4.0, 0.0, 255.0)
+
+
+def agreement_lit_or_shaded(shaded: ShadedModel, bgr: np.ndarray, white, table
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`agreement`, each pixel read as it is or re-lit out of the table's learned shade
+    (:func:`relit`), whichever a colour of the model explains better: a pawn in a tower's
+    shadow, or its side turned from a low sun, is lit by the sky alone."""
+    agree, lightness = agreement(shaded, bgr, white)
+    lit = relit(bgr, table)
+    if lit is None:
+        return agree, lightness
+    agree2, lightness2 = agreement(shaded, lit, white)
+    near = _nearest_d2(shaded, bgr, white)
+    near2 = _nearest_d2(shaded, lit, white)
+    use = near2 < near
+    return np.where(use[:, None], agree2, agree), np.where(use, lightness2, lightness)
+
+
+def _nearest_d2(shaded: ShadedModel, bgr: np.ndarray, white) -> np.ndarray:
+    feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
+    diff = feats[:, None, :] - shaded.mu[None, :, :]
+    return np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff).min(axis=1)
+
+
 def colour_votes(shaded: ShadedModel, agree: np.ndarray, lightness: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """For each colour of the model: the agreement of the points it is judged on, summed, and
@@ -319,7 +355,7 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
             return None
         q = px[seen].astype(np.float32).reshape(-1, 1, 2)
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
-        agree, lightness = agreement(shaded, bgr, white)
+        agree, lightness = agreement_lit_or_shaded(shaded, bgr, white, table)
         if table is not None:
             bare = _bare_table(bgr, table)
             if level == 0 and float(bare.mean()) > _MAX_TABLE_SHARE:
@@ -334,9 +370,12 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         name = shaded.names[k]
         if name not in GIANT_COLOURS:
             return None
-        if (wood is not None and level > 0 and name in _PALE
-                and _bare_wood_share(bgr, wood) > _MAX_TABLE_SHARE):
-            return None
+        if wood is not None and level > 0 and name in _PALE:
+            # a pale top in the learned shade, re-lit, is the wood too
+            lit = relit(bgr, table)
+            if max(_bare_wood_share(bgr, wood),
+                   0.0 if lit is None else _bare_wood_share(lit, wood)) > _MAX_TABLE_SHARE:
+                return None
         n = float(counts[k])
         conf = float(confs[k])
         if conf < _MIN_CONF:
