@@ -18,7 +18,10 @@ table's and where no card was read. So, in each area looked at (every seat's are
   held in a card-sized rectangle that it mostly fills, and clear of the edges of the area
   looked at. Such a patch is a card the reader could not read (a pale face whose frame hardly
   shows, a card on a table top as light as its border), not an arm: an arm reaches in from
-  beyond the table's edge, so it runs out of the area and is longer than a card.
+  beyond the table's edge, so it runs out of the area and is longer than a card. A card left
+  unread on a table as light as its border shows as its colour field alone, parted by the pale
+  band across its face into a square above and a strip below: patches closer than
+  :data:`GROUP_MM` are judged together for that.
 
 A hand over a mountain also hides cards: a card read where the face fits badly, or cards that
 rest on nothing, are a second sign (:func:`cards_disturbed`). On their own they are no proof
@@ -60,6 +63,9 @@ GRAIN_MIN = 2.0
 SMOOTH_SHARE = 0.3
 #: thin things opened away before patches are measured (mm)
 OPEN_MM = 7.0
+#: patches this close (mm) are one when judged card-shaped: a card not read shows its colour
+#: field in pieces, parted by the pale band across its face that looks like the table
+GROUP_MM = 24.0
 
 
 @dataclass(frozen=True)
@@ -106,12 +112,23 @@ def unexplained(patch: np.ndarray, inside: np.ndarray, cards: np.ndarray, white:
     edge = ~cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0).astype(bool)
     best = 0.0
+    groups = None
     for i in np.argsort(-areas):
         a = float(areas[i])
         if a <= best:
             break
-        if not _card_shaped(labels == i + 1, stats[i + 1], a, edge, ppm, card_mm):
-            best = a
+        if _card_shaped(labels == i + 1, stats[i + 1], a, edge, ppm, card_mm):
+            continue
+        if groups is None:
+            kg = max(3, int(round(GROUP_MM * ppm)) | 1)
+            closed = cv2.morphologyEx(odd, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kg, kg)))
+            groups = cv2.connectedComponentsWithStats(closed & inside.astype(np.uint8), connectivity=8)
+        _, glabels, gstats, _ = groups
+        g = int(np.bincount(glabels[labels == i + 1]).argmax())
+        if g > 0 and _card_shaped(glabels == g, gstats[g], float(gstats[g, cv2.CC_STAT_AREA]) / (ppm * ppm),
+                                  edge, ppm, card_mm):
+            continue
+        best = a
     return best
 
 
