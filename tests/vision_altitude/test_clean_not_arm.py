@@ -28,21 +28,32 @@ from companion.vision.camera import CameraModel, TablePose, View
 
 def test_a_rim_maximum_gives_way_to_an_outline_peaking_inside():
     r = mountain.PLACE_JITTER_PX
+    centre = (r, r)
     win = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
     # a neighbour's strong edge rising towards the window's left rim ...
     win[:, 0], win[:, 1] = 0.08, 0.05
     # ... and the faint outline of the card itself, peaking inside
     win[3, 6] = 0.027
     win[3, 5] = win[3, 7] = 0.02
-    assert mountain.own_place(win) == (3, 6)
+    assert mountain.own_place(win, centre) == ((3, 6), pytest.approx(0.027))
     # an outline peaking inside the window is taken as it was, rim or no rim
     win[4, 4] = 0.2
-    assert mountain.own_place(win) == (4, 4)
-    # with no outline worth a card inside, the rim's maximum stays the place
-    flat = np.zeros_like(win)
-    flat[:, 0] = 0.08
-    flat[3, 6] = mountain.PLACE_MIN / 2
-    assert mountain.own_place(flat)[1] == 0
+    assert mountain.own_place(win, centre) == ((4, 4), pytest.approx(0.2))
+
+
+def test_with_no_outline_peaking_inside_the_card_is_cut_out_at_its_lattice_point():
+    # a pale card whose own outline hardly shows, a neighbour's flank on the rim: the card is
+    # looked for at the lattice point (the alignment finds it there), the rim's score saying
+    # that something lies near; a bare window is still refused by its own low score
+    r = mountain.PLACE_JITTER_PX
+    win = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+    win[:, -1] = 0.068
+    win[3, 6] = mountain.PLACE_MIN / 3
+    assert mountain.own_place(win, (r, r)) == ((r, r), pytest.approx(0.068))
+    bare = np.full_like(win, 0.004)
+    bare[0, 0] = 0.006
+    (_, score) = mountain.own_place(bare, (r, r))
+    assert score < mountain.PLACE_MIN
 
 
 @pytest.fixture(scope="module")

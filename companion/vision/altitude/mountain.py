@@ -335,26 +335,29 @@ def merge_lattices(best: MountainReading, others: list[MountainReading],
     return replace(best, cards=tuple(out))
 
 
-def own_place(win: np.ndarray) -> tuple[int, int]:
-    """Where (row, column) in ``win``, the outline scores around a lattice point, the card
-    there lies: the strongest outline that peaks inside the window. The window's largest score
-    may lie on its rim, on the flank of a stronger outline beyond it (a neighbouring card's
-    edge, several millimetres off): a card cut out there lies too far from its place for the
-    alignment to find it, so a pale card whose own outline is faint (an avalanche) was never
-    read, and the cards under it were compared on pixels it hides. A rim maximum is kept only
-    when no outline of at least :data:`PLACE_MIN` peaks inside."""
+def own_place(win: np.ndarray, centre: tuple[int, int]) -> tuple[tuple[int, int], float]:
+    """Where (row, column) in ``win``, the outline scores around a lattice point (at
+    ``centre``), the card there lies, and the outline score that says something lies there:
+    the strongest outline that peaks inside the window. The window's largest score may lie on
+    its rim, on the flank of a stronger outline beyond it (a neighbouring card's edge, several
+    millimetres off): a card cut out there lies too far from its place for the alignment to
+    find it, so a pale card whose own outline is faint (an avalanche) was never read, and the
+    cards under it were compared on pixels it hides. When no outline of at least
+    :data:`PLACE_MIN` peaks inside, the card (if any) is cut out at the lattice point itself,
+    admitted by the rim's score (the alignment finds it there)."""
     j = np.unravel_index(int(np.argmax(win)), win.shape)
     h, w = win.shape
+    top = float(win[j])
     if 0 < j[0] < h - 1 and 0 < j[1] < w - 1:
-        return int(j[0]), int(j[1])
+        return (int(j[0]), int(j[1])), top
     if h < 3 or w < 3:
-        return int(j[0]), int(j[1])
+        return (int(j[0]), int(j[1])), top
     peak = win >= cv2.dilate(win, np.ones((3, 3), np.uint8))
     inner = np.where(peak[1:-1, 1:-1], win[1:-1, 1:-1], -np.inf)
     k = np.unravel_index(int(np.argmax(inner)), inner.shape)
     if float(inner[k]) >= PLACE_MIN:
-        return int(k[0]) + 1, int(k[1]) + 1
-    return int(j[0]), int(j[1])
+        return (int(k[0]) + 1, int(k[1]) + 1), float(inner[k])
+    return (int(centre[0]), int(centre[1])), top
 
 
 def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout,
@@ -374,9 +377,9 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         # the card's own place: the best outline within the jitter of a hand-laid card
         r = PLACE_JITTER_PX
         y0, x0 = max(yi - r, 0), max(xi - r, 0)
-        j = own_place(mean[y0:yi + r + 1, x0:xi + r + 1])
+        j, outline = own_place(mean[y0:yi + r + 1, x0:xi + r + 1], (yi - y0, xi - x0))
         cx, cy = x0 + j[1], y0 + j[0]
-        if float(mean[cy, cx]) < PLACE_MIN:
+        if outline < PLACE_MIN:
             continue
         cu, cv_ = spec.uv_of(np.array([[cx + 0.5, cy + 0.5]]))[0]
         cands.append((k, m, float(cu), float(cv_)))
