@@ -380,9 +380,20 @@ def _draw_variants(state: VdnState, d: int, destroyed: list[Target]) -> list[tup
 UNSURE = 0.5
 
 
+#: the most new stones one move is read as: one a colour die (:data:`COLOUR_DICE`), and one
+#: too many, which the rules flag. A picture with more new stones than that is no single
+#: move (the camera misread several buildings, or the tracked game went wrong earlier): it
+#: gives no candidate, so the referee says nothing explains the table at once, instead of
+#: trying every card for every new building of every reading (after a game went wrong, 13 new
+#: stones on 7 buildings made 468 readings, each tried with up to 12 ** 4 cards: minutes)
+MAX_TAKES = COLOUR_DICE + 1
+
+
 def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
     moves: list[Move] = []
     read = ch.takes
+    if len(read) > MAX_TAKES:
+        return []
     try:
         for takes in ch.take_options(state):
             ch.takes = list(takes)
