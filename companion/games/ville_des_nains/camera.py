@@ -342,6 +342,11 @@ class _Change:
                 swapped = list(read)
                 swapped[k] = Take(take.seat, take.building, colour, shape)
                 out.append(tuple(swapped))
+            if top and take.shape == "roof":
+                # a roof read unsure on top may be no stone: a flat top a level lower, the
+                # same colour, shows as a roof's far slope (the demo's orange cube on a
+                # violet one, read with an orange roof at 0.42 over it)
+                out.append(read[:k] + read[k + 1:])
         return list(dict.fromkeys(out))
 
     @property
