@@ -167,9 +167,8 @@ def blind_steps(script: Script, shot: Shot, layout: Layout = DEFAULT_LAYOUT) -> 
                 blind.add(number)
         elif isinstance(move, Play) and move.card == NAPOZLA and move.cube is not None:
             sight = Sight(eye, heights_of(state.cubes | {move.cube}), standing)
-            points = sight.cube_points(move.cube)
-            bare = sight.exposed(points)
-            if not bare.any() or float(sight.seen(points[bare], giants=True).mean()) < SEEN_HIGH:
+            share = sight.cube_seen(move.cube)
+            if share is None or share < SEEN_HIGH:
                 blind.add(number)
         if step.kind != "illegal":
             state = GAME.apply(state, move)

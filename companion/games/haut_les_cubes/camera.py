@@ -55,6 +55,9 @@ GIANT_R = 0.35
 #: costs :data:`MISS_HIDDEN` when missed; one it sees ``SEEN_HIGH`` of or more :data:`MISS`,
 #: linearly between (the reader finds a cube from a third of its faces)
 SEEN_LOW, SEEN_HIGH = 0.1, 0.3
+#: the points a cube's face is judged on (:meth:`Sight.cube_faces`): a grid this many across,
+#: and on a side this many up
+FACE_GRID, FACE_GRID_UP = 6, 4
 #: how far apart (cells, across the line of sight) two giants' images may lie and still be
 #: the same picture: half a square (a giant is 0.7 squares wide; the next square at the same
 #: level is a whole square off, and a giant one level up and one square nearer than the one
@@ -118,7 +121,7 @@ class Sight:
     def exposed(self, points: np.ndarray) -> np.ndarray:
         """Which points (N×3, cells) lie in the open, not inside a column of the mountain (a
         cube's side against its neighbour's, a top under the cube above: no camera sees
-        those, and their not being seen says nothing)."""
+        those)."""
         if self.grid is None or len(points) == 0:
             return np.ones(len(points), bool)
         ci = np.floor(points[:, 0]).astype(int) - self.i0
@@ -142,22 +145,55 @@ class Sight:
     def cube_points(self, cube: tuple[int, int, int]) -> np.ndarray:
         """Points of a cube's faces that look towards the camera (its top, and the sides on
         the camera's side), a grid on each just outside the face."""
+        return self.cube_faces(cube)[0]
+
+    def cube_faces(self, cube: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`cube_points` (a grid of :data:`FACE_GRID` × :data:`FACE_GRID` points on the
+        top, :data:`FACE_GRID` × :data:`FACE_GRID_UP` on each side) and what each point stands
+        for in the picture: its share of its face, times how squarely the face looks at the
+        camera (the cosine between the face's normal and the way to the camera). A side the
+        camera sees edge-on (the camera nearly in its plane) draws as a sliver, however many of
+        its points are in sight."""
         x, y, z = cube
         z0, z1 = z * CUBE_H, (z + 1) * CUBE_H
-        f = (0.25, 1.0, 1.75)
-        pts = [(x + a, y + b, z1 + 0.02) for a in f for b in f]
-        ex, ey, ez = self.eye
-        for a in f:
-            for h in (z0 + 0.5, z0 + 1.5):
-                if ey < y:
-                    pts.append((x + a, y - 0.02, h))
-                if ey > y + 2:
-                    pts.append((x + a, y + 2.02, h))
-                if ex < x:
-                    pts.append((x - 0.02, y + a, h))
-                if ex > x + 2:
-                    pts.append((x + 2.02, y + a, h))
-        return np.array(pts)
+        across = (np.arange(FACE_GRID) + 0.5) * (CUBE_H / FACE_GRID)
+        up = z0 + (np.arange(FACE_GRID_UP) + 0.5) * (CUBE_H / FACE_GRID_UP)
+        a, b = (m.ravel() for m in np.meshgrid(across, across, indexing="ij"))
+        s, h = (m.ravel() for m in np.meshgrid(across, up, indexing="ij"))
+        ex, ey, _ = self.eye
+        faces = [(np.column_stack([x + a, y + b, np.full(len(a), z1 + 0.02)]), (0.0, 0.0, 1.0))]
+        if ey < y:
+            faces.append((np.column_stack([x + s, np.full(len(s), y - 0.02), h]), (0.0, -1.0, 0.0)))
+        if ey > y + 2:
+            faces.append((np.column_stack([x + s, np.full(len(s), y + 2.02), h]), (0.0, 1.0, 0.0)))
+        if ex < x:
+            faces.append((np.column_stack([np.full(len(s), x - 0.02), y + s, h]), (-1.0, 0.0, 0.0)))
+        if ex > x + 2:
+            faces.append((np.column_stack([np.full(len(s), x + 2.02), y + s, h]), (1.0, 0.0, 0.0)))
+        points, weights = [], []
+        for p, normal in faces:
+            way = self.eye[None, :] - p
+            cos = np.clip(way @ np.array(normal) / np.linalg.norm(way, axis=1), 0.0, 1.0)
+            points.append(p)
+            weights.append(cos / len(p))
+        return np.concatenate(points), np.concatenate(weights)
+
+    def cube_seen(self, cube: tuple[int, int, int], *, giants: bool = True) -> float | None:
+        """The share of a cube this camera sees, as the picture draws it: of its faces turned
+        to the camera (each point weighted as :meth:`cube_faces` says: the cube's outline in
+        the picture), the part in the open (a side against a neighbour, a top under a cube,
+        shows nothing) that the line to the camera finds past the mountain (and the giants
+        standing, with ``giants``). None when no part of it is in the open."""
+        points, weights = self.cube_faces(cube)
+        return self.weighted_share(self.seen(points, giants=giants), self.exposed(points), weights)
+
+    @staticmethod
+    def weighted_share(seen: np.ndarray, bare: np.ndarray, weights: np.ndarray) -> float | None:
+        """:meth:`cube_seen` from its points' sight, openness and weights."""
+        total = float(weights.sum())
+        if not bare.any() or total <= 1e-9:
+            return None
+        return float((weights * (seen & bare)).sum()) / total
 
     def directions(self, points: np.ndarray) -> np.ndarray:
         d = points - self.eye[None, :]
@@ -195,13 +231,15 @@ def expected_keys(state: HlcState, sight: Sight | None = None,
     weights = dict.fromkeys(open_cubes, MISS)
     if sight is not None and open_cubes:
         # every open cube's points judged in one pass
-        pts = [sight.cube_points(c) for c in open_cubes]
-        allp = np.concatenate(pts)
+        faces = [sight.cube_faces(c) for c in open_cubes]
+        allp = np.concatenate([p for p, _ in faces])
         seen = sight.seen(allp, giants=True)
         bare = sight.exposed(allp)
-        ends = np.cumsum([len(p) for p in pts])[:-1]
-        for cube, part, open_ in zip(open_cubes, np.split(seen, ends), np.split(bare, ends)):
-            weights[cube] = _miss_weight(float(part[open_].mean())) if open_.any() else MISS_HIDDEN
+        ends = np.cumsum([len(p) for p, _ in faces])[:-1]
+        for cube, (_, w), part, open_ in zip(open_cubes, faces, np.split(seen, ends),
+                                             np.split(bare, ends)):
+            share = Sight.weighted_share(part, open_, w)
+            weights[cube] = MISS_HIDDEN if share is None else _miss_weight(share)
     weights.update(dict.fromkeys(excused, MISS_HIDDEN))
     for cube in state.cubes:
         keys.append((("cube",) + cube, weights.get(cube, MISS_HIDDEN)))
@@ -446,9 +484,8 @@ def _hidden_cubes(state: HlcState, reading: Reading) -> list[Move]:
     for move in actions.actions(state, state.turn, NAPOZLA):
         cubes = state.cubes | {move.cube}
         sight = Sight(reading.eye, heights_of(cubes), standing)
-        pts = sight.cube_points(move.cube)
-        bare = sight.exposed(pts)
-        if not bare.any() or float(sight.seen(pts[bare], giants=True).mean()) < SEEN_HIGH:
+        share = sight.cube_seen(move.cube)
+        if share is None or share < SEEN_HIGH:
             out.append(move)
     return out
 
