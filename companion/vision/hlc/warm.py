@@ -57,6 +57,9 @@ SURE = 0.5
 #: :data:`LATTICE_MM` anywhere over the mountain's area (more than the fit's own spread of a
 #: millimetre or two), the frame is read cold
 LATTICE_CHANGES, LATTICE_MIN_CHANGES, LATTICE_MM = 0.5, 3, 3.0
+#: how many times the warm height search goes over the touched towers at most (again only
+#: after a pass that took a tower down or lowered it)
+RERUN_PASSES = 3
 #: the light has drifted when the frame's blocks differ from those of the frame the models were
 #: fitted on by more than this (grey levels, median over the whole frame): read cold, refitting
 DRIFT_LEVEL = 3.0
@@ -204,8 +207,14 @@ def rerun(mountain: MountainReading, image: np.ndarray, base_care: np.ndarray, t
     search.evidence.refresh(features(crop), line_strength(crop), base_care, box)
     search.redraw()
     positions = touched_positions(g, search.tower_positions(), touched, levels)
-    if positions:
-        search.run(positions=positions, only=touched, span=2, placed=True)
+    # a tower taken down shows what it hid, whose drawing gained nothing while the taller one
+    # stood in front: the touched towers are tried again after a pass that lowered one
+    for _ in range(RERUN_PASSES):
+        before = dict(search.heights)
+        if not positions or not search.run(positions=positions, only=touched, span=2, placed=True):
+            break
+        if not any(search.heights.get(c, 0) < h for c, h in before.items()):
+            break
 
 
 def doubtful(mountain: MountainReading, before: frozenset[Cube]) -> str:
