@@ -46,6 +46,21 @@ class Script:
     title: str = ""
 
 
+def states(game: Any, script: Script) -> list[Any]:
+    """The game's state as each step of ``script`` is played: ``states(...)[i]`` is the state
+    step ``i`` is judged from, and the last item the state after the whole script. Each step is
+    applied from the one before; an illegal one is put right by the players, so the state after
+    it is the state before it."""
+    state = game.setup(script.players, game.options_from_json(dict(script.options)),
+                       seed=script.seed)
+    out = [state]
+    for step in script.steps:
+        if step.kind != "illegal":
+            state = game.apply(state, game.move_from_json(step.move))
+        out.append(state)
+    return out
+
+
 def observation_lines(game: Any, script: Script) -> Iterator[dict[str, Any]]:
     """The lines of an observation file for ``script``: what an ideal camera would report after
     each step, and what the people at the table would say (answers, let-stand).

@@ -5,11 +5,11 @@ the camera."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from companion.games import get_game
 from companion.games.matching import CLEAR_MARGIN
 from companion.games.ville_des_nains import camera
+from companion.games.script import states as script_states
 from companion.games.ville_des_nains.scripts import demo_script
 from companion.observation import Observation, Piece
 
@@ -19,14 +19,7 @@ def states(upto: int):
     back), and the state after the last."""
     game = get_game("ville-des-nains")
     script = demo_script()
-    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    out = []
-    for step in script.steps[:upto]:
-        out.append(state)
-        after = game.apply(state, game.move_from_json(step.move))
-        if step.kind != "illegal":
-            state = after
-    return game, script, out + [state]
+    return game, script, script_states(game, script)[:upto + 1]
 
 
 def reading(state, building: tuple[str, int], stones: list[tuple[str, str, float]]) -> Observation:

@@ -22,6 +22,7 @@ import pytest
 from calibration.boards import TableLayout
 from companion.demo.nains import demo_shot, scene_for
 from companion.games import get_game
+from companion.games.script import states
 from companion.games.ville_des_nains.scripts import demo_script
 from companion.synth.nains.colour_shot import learn_colours
 from companion.synth.nains.photo import photograph
@@ -38,12 +39,7 @@ STEPS = 12
 
 def _scene():
     game = get_game("ville-des-nains")
-    script = demo_script()
-    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    for step in script.steps[:STEPS]:
-        if step.kind != "illegal":
-            state = game.apply(state, game.move_from_json(step.move))
-    return scene_for(state)
+    return scene_for(states(game, demo_script())[STEPS])
 
 
 def _read_slot(seed: int, seat: str, slot: int):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from companion.games import get_game
 from companion.games.ville_des_nains import camera
+from companion.games.script import states
 from companion.games.ville_des_nains.scripts import demo_script
 from companion.observation import Observation, Piece
 from companion.referee.decide import decide
@@ -18,13 +19,7 @@ from companion.referee.decide import decide
 def _states():
     game = get_game("ville-des-nains")
     script = demo_script()
-    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    out = [state]
-    for step in script.steps:
-        if step.kind != "illegal":
-            state = game.apply(state, game.move_from_json(step.move))
-        out.append(state)
-    return game, script, out
+    return game, script, states(game, script)
 
 
 def test_a_picture_many_stones_ahead_of_the_game_is_unexplained_at_once():

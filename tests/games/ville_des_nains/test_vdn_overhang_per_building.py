@@ -14,6 +14,7 @@ from companion.games import get_game
 from companion.games.matching import CLEAR_MARGIN
 from companion.games.ville_des_nains import camera
 from companion.games.ville_des_nains.moves import notation
+from companion.games.script import states
 from companion.games.ville_des_nains.scripts import demo_script
 from companion.observation import Observation, Piece
 from companion.referee.decide import decide
@@ -34,10 +35,7 @@ READ = {
 def _before_and_after(number: int = STEP):
     game = get_game("ville-des-nains")
     script = demo_script()
-    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    for step in script.steps[:number]:
-        if step.kind != "illegal":
-            state = game.apply(state, game.move_from_json(step.move))
+    state = states(game, script)[number]
     return game, script, state, game.apply(state, game.move_from_json(script.steps[number].move))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from companion.games import get_game
 from companion.games.ville_des_nains import camera
+from companion.games.script import states
 from companion.games.ville_des_nains.scripts import demo_script
 from companion.observation import Observation, Piece
 from companion.referee.decide import decide
@@ -21,10 +22,7 @@ READ = [("violet", "cube", 0.26), ("orange", "cube", 0.07), ("orange", "roof", 0
 def _before_and_after():
     game = get_game("ville-des-nains")
     script = demo_script()
-    state = game.setup(script.players, game.options_from_json(dict(script.options)), seed=script.seed)
-    for step in script.steps[:STEP]:
-        if step.kind != "illegal":
-            state = game.apply(state, game.move_from_json(step.move))
+    state = states(game, script)[STEP]
     return game, script, state, game.apply(state, game.move_from_json(script.steps[STEP].move))
 
 
