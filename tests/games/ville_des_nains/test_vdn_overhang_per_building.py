@@ -10,13 +10,11 @@ unseen, so the referee asks) and step 26 (white takes a finished building down).
 
 from __future__ import annotations
 
-from companion.games import get_game
+from demo_readings import demo_step, white_reading
+
 from companion.games.matching import CLEAR_MARGIN
 from companion.games.ville_des_nains import camera
 from companion.games.ville_des_nains.moves import notation
-from companion.games.script import states
-from companion.games.ville_des_nains.scripts import demo_script
-from companion.observation import Observation, Piece
 from companion.referee.decide import decide
 
 STEP = 22
@@ -33,25 +31,12 @@ READ = {
 
 
 def _before_and_after(number: int = STEP):
-    game = get_game("ville-des-nains")
-    script = demo_script()
-    state = states(game, script)[number]
-    return game, script, state, game.apply(state, game.move_from_json(script.steps[number].move))
-
-
-def _reading(state, read) -> Observation:
-    pieces = [p for p in camera.expected_pieces(state)
-              if not (p.zone == "player:white" and p.get("building") in read)]
-    for b, stones in read.items():
-        pieces += [Piece("stone", conf=c, zone="player:white", level=k,
-                         attrs={"building": b, "colour": colour, "shape": shape})
-                   for k, (colour, shape, c) in enumerate(stones)]
-    return Observation(game="ville-des-nains", pieces=tuple(pieces))
+    return demo_step(number)
 
 
 def test_the_overhang_is_left_out_only_where_the_rules_need_it():
     game, script, before, after = _before_and_after()
-    obs = _reading(after, READ)
+    obs = white_reading(after, READ)
     # as read, building 2 has a fourth stone: an orange cube with the orange long block is one
     # orange stone too many for the dice, so no legal move builds what was read
     cands = camera.candidates(before, obs)
@@ -72,7 +57,7 @@ def test_a_building_read_no_taller_than_the_state_is_left_as_read():
     # building 1, read two stones high as the state has it, is never read as one stone: its
     # barely seen lower stone is what the state says (an orange long block), not a gap
     game, script, before, after = _before_and_after()
-    obs = _reading(after, READ)
+    obs = white_reading(after, READ)
     for shifted in camera.vanished_observations(before, obs):
         levels = sorted(p.level for p in shifted.pieces
                         if p.zone == "player:white" and p.get("building") == 1)
@@ -87,7 +72,7 @@ def test_an_illegal_move_read_over_the_overhang_is_flagged():
     # cube built there besides explains it, at the cost of that stone
     game, script, before, after = _before_and_after(26)
     assert script.steps[26].kind == "illegal"
-    obs = _reading(after, {2: READ[2]})
+    obs = white_reading(after, {2: READ[2]})
     cands = camera.candidates(before, obs)
     best = cands[0]
     assert game.move_to_json(best.move) == dict(script.steps[26].move)

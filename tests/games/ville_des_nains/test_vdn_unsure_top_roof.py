@@ -8,11 +8,10 @@ the orange cube read at 0.07 with an orange roof over it at 0.42."""
 
 from __future__ import annotations
 
-from companion.games import get_game
+from demo_readings import demo_step, white_reading
+
 from companion.games.ville_des_nains import camera
-from companion.games.script import states
-from companion.games.ville_des_nains.scripts import demo_script
-from companion.observation import Observation, Piece
+from companion.observation import Observation
 from companion.referee.decide import decide
 
 STEP = 27
@@ -20,19 +19,12 @@ READ = [("violet", "cube", 0.26), ("orange", "cube", 0.07), ("orange", "roof", 0
 
 
 def _before_and_after():
-    game = get_game("ville-des-nains")
-    script = demo_script()
-    state = states(game, script)[STEP]
-    return game, script, state, game.apply(state, game.move_from_json(script.steps[STEP].move))
+    return demo_step(STEP)
 
 
 def _reading(state, stones) -> Observation:
-    pieces = [p for p in camera.expected_pieces(state)
-              if not (p.zone == "player:white" and p.get("building") == 4)]
-    pieces += [Piece("stone", conf=c, zone="player:white", level=k,
-                     attrs={"building": 4, "colour": colour, "shape": shape})
-               for k, (colour, shape, c) in enumerate(stones)]
-    return Observation(game="ville-des-nains", pieces=tuple(pieces))
+    """White's building 4 as read."""
+    return white_reading(state, {4: stones})
 
 
 def test_an_unsure_roof_on_top_may_be_no_stone():
