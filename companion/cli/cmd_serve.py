@@ -60,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
                 table.resume_game(game_id)
                 read_only = True
         table.set_camera("absent", "no camera: serving the log")
+        # Ctrl-C or a stop from the moment the address is printed stops the dashboard cleanly:
+        # the handlers are in place before anyone can be told where to connect
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
         config = {"max_streams": args.max_streams, "read_only": read_only, "lang": args.lang}
         handle = serve(table, host=args.host, port=args.port, pin=args.pin, threads=args.threads,
                        advertise=args.advertise, announce=False, config=config)
@@ -70,9 +75,6 @@ def run(args: argparse.Namespace) -> int:
         if read_only:
             print("Showing the latest game for review (read-only); --resume to act on it.",
                   flush=True)
-        stop = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
         while not stop.is_set() and handle.running:
             stop.wait(1.0)
         handle.stop()

@@ -115,6 +115,21 @@ def test_companion_serve_reviews_or_resumes_the_latest_game(table, data_dir, res
     assert "Dashboard stopped." in out
 
 
+def test_companion_serve_stops_cleanly_when_stopped_as_soon_as_it_says_where(table, data_dir):
+    """Ctrl-C the moment the address is printed stops the dashboard as any later Ctrl-C does:
+    the handlers are in place before the address is given."""
+    play(table.referee, "red: N -5,1^0")
+    table.close()
+    proc = run_cli([], data_dir)
+    try:
+        read_url(proc)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "Dashboard stopped." in out
+
+
 def test_companion_serve_refuses_an_unknown_game(data_dir):
     proc = run_cli(["--game-id", "no-such-game"], data_dir)
     out, err = proc.communicate(timeout=20)
