@@ -124,7 +124,8 @@ def explain(state: VdnState, observation: Observation) -> float:
     """The matching cost (``companion.games.matching``), with the built stones matched building
     by building and level by level: a stone the state has where the reader reports another one
     costs what that reading says of the place (:func:`hidden_weight`) and the reading's own
-    surprise, not a stone missing and a stone unexplained; a stone read where the state has
+    surprise, not a stone missing and a stone unexplained, or only its shape's surprise when
+    the reading has its colour (:func:`_misread_cost`); a stone read where the state has
     none is as surprising as the surest stone read on it (:func:`_building_cost`); and a
     building whose reading may hold a stone that is not there (:func:`_vanished`) costs the
     cheaper of the two readings."""
@@ -136,10 +137,11 @@ def explain(state: VdnState, observation: Observation) -> float:
     for key, _ in expected:
         if key[0] == "stone":
             want.setdefault(key[1:3], Counter())[key] += 1
-    read: dict[Hashable, list[tuple[Hashable, float]]] = {}
-    for key, conf in observed:
+    read: dict[Hashable, list[tuple[Hashable, float, float | None]]] = {}
+    for p in observation.pieces:
+        key = piece_key(p)
         if key[0] == "stone":
-            read.setdefault(key[1:3], []).append((key, conf))
+            read.setdefault(key[1:3], []).append((key, p.conf, _shape_conf(p)))
     for where in set(want) | set(read):
         stones = read.get(where, [])
         best = _building_cost(want.get(where, Counter()), stones)
@@ -150,9 +152,34 @@ def explain(state: VdnState, observation: Observation) -> float:
     return cost
 
 
-def _building_cost(want: Counter, observed: list[tuple[Hashable, float]]) -> float:
+def _shape_conf(p: Piece) -> float | None:
+    """How sure the reader is of a built stone's shape (attribute ``shape_conf``), apart from
+    its colour (``conf``); None when the reader does not say."""
+    value = p.get("shape_conf")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(min(max(value, 0.0), 1.0))
+
+
+def _misread_cost(key: Hashable, read: tuple) -> float:
+    """What a built stone (matching key ``key``) costs when the reader reports another stone
+    ``read`` (key, confidence, shape confidence) at its level: the stone barely seen there
+    (:func:`hidden_weight`) and the reading unexplained (its surprise); or, when the reading
+    has the stone's colour and only its shape differs, the surprise of the shape alone, as
+    sure as the reader says it is of it (``shape_conf``: a cube and a cylinder under a long
+    block show only a sliver of their sides, alike)."""
+    other, conf = read[0], read[1]
+    cost = hidden_weight(conf) + surprise(conf)
+    shape_conf = read[2] if len(read) > 2 else None
+    if shape_conf is not None and other[4] == key[4] and other[5] != key[5]:
+        cost = min(cost, surprise(shape_conf))
+    return cost
+
+
+def _building_cost(want: Counter, observed: list[tuple]) -> float:
     """:func:`explain`'s cost for one building: ``want`` its stones in the state (matching
-    keys), ``observed`` the stones read on its slot (key, confidence). A stone read at a level
+    keys), ``observed`` the stones read on its slot (key, confidence and, where the reader
+    says it, the shape's confidence). A stone read at a level
     where the state has none is weighed by the surest stone read at its level or above it: a
     stone holds up the ones read on it, so a stack read on a bare slot is as surprising as its
     surest stone, whatever the colour of the lower ones (a stone under a long block shows a
@@ -161,28 +188,27 @@ def _building_cost(want: Counter, observed: list[tuple[Hashable, float]]) -> flo
     bare = not any(want.values())
     want = Counter(want)
     above: dict[int, float] = {}
-    for key, conf in observed:
-        for level in range(int(key[3] or 0) + 1):
-            above[level] = max(above.get(level, 0.0), conf)
+    for read in observed:
+        for level in range(int(read[0][3] or 0) + 1):
+            above[level] = max(above.get(level, 0.0), read[1])
     cost = 0.0
-    left: list[tuple[Hashable, float]] = []
-    for key, conf in sorted(observed, key=lambda kc: -kc[1]):
-        if want[key] > 0:
-            want[key] -= 1
+    left: list[tuple] = []
+    for read in sorted(observed, key=lambda r: -r[1]):
+        if want[read[0]] > 0:
+            want[read[0]] -= 1
         else:
-            left.append((key, conf))
-    at: dict[Hashable, list[float]] = {}
-    for key, conf in left:
-        at.setdefault(key[3], []).append(conf)  # the level
+            left.append(read)
+    at: dict[Hashable, list[tuple]] = {}
+    for read in left:
+        at.setdefault(read[0][3], []).append(read)  # the level
     for key, n in want.items():
         for _ in range(n):
             there = at.get(key[3])
             if there:
-                conf = there.pop(0)
-                cost += hidden_weight(conf) + surprise(conf)
+                cost += _misread_cost(key, there.pop(0))
             else:
                 cost += MISS
-    cost += sum(surprise(above.get(level, c)) for level, confs in at.items() for c in confs)
+    cost += sum(surprise(above.get(level, r[1])) for level, reads in at.items() for r in reads)
     if observed and bare:
         # a stack read on a slot the state has bare: the reader found a stone's foot there,
         # as surprising as a built stone it did not report
@@ -197,21 +223,21 @@ def _building_cost(want: Counter, observed: list[tuple[Hashable, float]]) -> flo
 VANISH = 0.15
 
 
-def _vanished(observed: list[tuple[Hashable, float]]
-              ) -> tuple[list[tuple[Hashable, float]], float, int] | None:
+def _vanished(observed: list[tuple]) -> tuple[list[tuple], float, int] | None:
     """One building's reading with its lowest stone that may not be there (:data:`VANISH`)
     taken out and the stones above it one level lower, what assuming so costs (a stone that
     may hide under the overhang: :data:`MISS_HIDDEN`, and the reading's surprise) and the level
     taken out; None when no stone of the reading may be left out."""
-    if any(k[3] is None for k, _ in observed):
+    if any(r[0][3] is None for r in observed):
         return None
-    levels = {int(k[3]): (k, c) for k, c in observed}
+    levels = {int(r[0][3]): r for r in observed}
     for level in sorted(levels):
-        key, conf = levels[level]
+        key, conf = levels[level][:2]
         up = levels.get(level + 1)
         if conf < VANISH and up is not None and up[0][5] == "long":
-            out = [(k, c) for k, c in observed if int(k[3]) < level]
-            out += [(k[:3] + (int(k[3]) - 1,) + k[4:], c) for k, c in observed if int(k[3]) > level]
+            out = [r for r in observed if int(r[0][3]) < level]
+            out += [(r[0][:3] + (int(r[0][3]) - 1,) + r[0][4:],) + tuple(r[1:])
+                    for r in observed if int(r[0][3]) > level]
             return out, MISS_HIDDEN + surprise(conf), level
     return None
 
@@ -242,7 +268,7 @@ def vanished_observations(state: VdnState, observation: Observation) -> list[Obs
         has = len(row[b].stones) if b < len(row) else 0
         if max(int(p.level) for p in stones) + 1 <= has:
             continue
-        shifted = _vanished([(piece_key(p), p.conf) for p in stones])
+        shifted = _vanished([(piece_key(p), p.conf, _shape_conf(p)) for p in stones])
         if shifted is not None:
             drops.append((where, shifted[2]))
     drops = sorted(drops, key=lambda d: str(d))[:VANISH_BUILDINGS]
@@ -323,30 +349,44 @@ class _Change:
                 self.destroyed.append(Target(seat, b))
 
     def take_options(self, state: VdnState) -> list[tuple[Take, ...]]:
-        """The stones taken as read, then the readings that differ from it by one stone the
-        reader barely saw (confidence under :data:`UNSURE`: a stone under a long block shows a
-        sliver of its near face): that stone of another kind still in the pool. The camera
-        cannot tell these apart; the rules and the matching cost decide, and the referee asks
-        when they cannot. (The stone's level is another matter: the height of the stone on top
-        shows by parallax, so a stone is never assumed away.)"""
+        """The stones taken as read, then the readings that differ from it by one or two of
+        the stones the reader barely saw (confidence under :data:`UNSURE`, at most
+        :data:`ALTERED` of them: a stone under a long block shows a sliver of its near face,
+        and a roof read unsure on top of another building may be that building's flat top):
+        such a stone of another kind still in the pool, or an unsure roof on top no stone. The
+        camera cannot tell these apart; the rules and the matching cost decide, and the
+        referee asks when they cannot. (The stone's level is another matter: the height of
+        the stone on top shows by parallax, so a stone is never assumed away.)"""
         read = tuple(self.takes)
-        out = [read]
+        others: list[tuple[int, list[Take | None]]] = []
         for k, (take, conf, top) in enumerate(self.new):
             if conf >= UNSURE:
                 continue
+            alts: list[Take | None] = []
             for colour, shape in STONE_KINDS:
                 if (colour, shape) == take.stone or not state.in_pool((colour, shape)):
                     continue
                 if shape == "roof" and not top:
                     continue
-                swapped = list(read)
-                swapped[k] = Take(take.seat, take.building, colour, shape)
-                out.append(tuple(swapped))
+                alts.append(Take(take.seat, take.building, colour, shape))
             if top and take.shape == "roof":
                 # a roof read unsure on top may be no stone: a flat top a level lower, the
                 # same colour, shows as a roof's far slope (the demo's orange cube on a
                 # violet one, read with an orange roof at 0.42 over it)
-                out.append(read[:k] + read[k + 1:])
+                alts.append(None)
+            others.append((k, alts))
+
+        def altered(changes: dict[int, Take | None]) -> tuple[Take, ...]:
+            return tuple(t for k, t in ((k, changes.get(k, read[k])) for k in range(len(read)))
+                         if t is not None)
+
+        out = [read]
+        for i, (k, alts) in enumerate(others):
+            out += [altered({k: alt}) for alt in alts]
+        if ALTERED >= 2:
+            for i, (k, alts) in enumerate(others):
+                for k2, alts2 in others[i + 1:]:
+                    out += [altered({k: a1, k2: a2}) for a1 in alts for a2 in alts2]
         return list(dict.fromkeys(out))
 
     @property
@@ -383,6 +423,11 @@ def _draw_variants(state: VdnState, d: int, destroyed: list[Target]) -> list[tup
 
 #: a new stone read with less confidence than this may be another (:meth:`_Change.take_options`)
 UNSURE = 0.5
+#: at most this many of the new stones read unsure are read otherwise at once
+#: (:meth:`_Change.take_options`): a builder's move of three stones, one under a long block
+#: read as a cylinder at 0.09 and a roof read at 0.2 on another building's flat top, is read
+#: right only with both changed
+ALTERED = 2
 
 
 #: the most new stones one move is read as: one a colour die (:data:`COLOUR_DICE`), and one

@@ -95,7 +95,9 @@ def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, 
         if old is not None and _same(old[0], slot_signature(fitter.plane, view, slot, tolerance_mm, old[2])):
             entry = old
         else:
-            reading = _read_slot(fitter, view, area, k, cls, names, tolerance_mm)
+            # the stack read there before, if any: stones put on it leave it as it was
+            under = old[1].stack.stones if old is not None and old[1] is not None else ()
+            reading = _read_slot(fitter, view, area, k, cls, names, tolerance_mm, under)
             levels = min(MAX_LEVELS, (len(reading.stones) if reading is not None else 0) + TURN_LEVELS)
             entry = (slot_signature(fitter.plane, view, slot, tolerance_mm, levels), reading, levels)
         if memo is not None:
@@ -110,9 +112,10 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _read_slot(fitter: Fitter, view: View, area: Area, k: int, cls: list[int], names: tuple[str, ...],
-               tolerance_mm: float) -> BuildingReading | None:
+               tolerance_mm: float, under: tuple = ()) -> BuildingReading | None:
     slot = area.slots[k]
-    st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm)
+    st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm,
+                   under=under)
     if st is None:
         return None
     cap = 1.0 if height_shift_px(view, slot) >= MIN_SHIFT_PX else UNSURE_HEIGHT

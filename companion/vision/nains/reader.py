@@ -266,9 +266,13 @@ def observation_of(reading: Reading, *, frame: int | None = None, t: float | Non
         if s.conf >= POOL_MIN_CONF:
             pieces.append(Piece("stone", conf=_c(s.conf), zone="pool", attrs={"colour": s.colour, "shape": s.shape}))
     for b in reading.buildings:
+        shape_conf = b.stack.shape_conf if b.stack is not None else ()
         for level, (colour, shape, conf) in enumerate(b.stones):
+            attrs = {"building": b.index, "colour": colour, "shape": shape}
+            if level < len(shape_conf):
+                attrs["shape_conf"] = round(float(min(shape_conf[level], MAX_CONF)), 3)
             pieces.append(Piece("stone", conf=_c(conf), zone=f"player:{b.seat}", level=level,
-                                attrs={"building": b.index, "colour": colour, "shape": shape}))
+                                attrs=attrs))
     for level in range(reading.tower):
         pieces.append(Piece("stone", conf=_c(reading.tower_conf), zone="kobold", level=level,
                             attrs={"colour": "blue"}))

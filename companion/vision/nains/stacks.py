@@ -80,6 +80,8 @@ class StackReading:
     conf: tuple[float, ...]
     seen: tuple[float, ...]
     score: float
+    #: each stone's shape confidence, apart from its colour (:func:`shape_confidence`)
+    shape_conf: tuple[float, ...] = ()
 
 
 def _inside(xy: np.ndarray, stone: Stone, grow: float = 0.0) -> np.ndarray:
@@ -347,14 +349,16 @@ def _eaves(shape: str) -> np.ndarray:
 
 def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | None, colour_classes: list[int],
               *, max_levels: int, shapes: tuple[str, ...] = SHAPES, search_mm: float = 8.0,
-              background: int = GROUND) -> StackReading | None:
+              background: int = GROUND, under: tuple[Stone, ...] = ()) -> StackReading | None:
     """The stack standing near ``near`` (table mm), squared to ``square_deg`` (None: turned any
     way), or None when nothing stands there (see the module docstring).
 
     The top stone is in full view, so the search starts there: for each height, the place of
     a top stone of each shape that explains the picture best; the likeliest few are then
     filled in below, level by level (a beam), and the whole stack is moved to where it fits
-    best."""
+    best. ``under``: the stack read there at the last still moment, if any: a stone put on a
+    building leaves the ones under it as they were, so each top above it is also tried on
+    those stones (:func:`_on_before`), beside the stones filled in under it."""
     foot = _foot(fitter, near, square_deg, search_mm)
     if foot is None:
         return None
@@ -391,6 +395,20 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
         score = stack_score(fitter, stones, colour_classes, background, levels)[0]
         shifted.append((score - _off_place(stones[0], near, search_mm), stones))
     window = _window(fitter, [stones for _, stones in shifted])
+    # the stack read before with new stones on it, each moved to its best place, compared
+    # with the others where they stand (the window theirs alone: a proposal does not change
+    # how the fresh readings compare)
+    proposed = []
+    for _, n, top in tops:
+        if under and len(under) < n <= len(under) + BUILT_LEVELS:
+            stones = _on_before(fitter, levels, top, n, under, colour_classes, shapes, background)
+            score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+            proposed.append((score - _off_place(stones[0], near, search_mm)
+                             - _left_out(fitter, solid, window, stones), stones))
+    if proposed:
+        stones = _shift(fitter, levels, max(proposed, key=lambda t: t[0])[1], colour_classes, background, 1.0)
+        score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+        shifted.append((score - _off_place(stones[0], near, search_mm), stones))
     best: tuple[float, list[Stone]] | None = None
     for score, stones in shifted:
         # what stands there and the stack leaves out: the near faces of lower stones a stack
@@ -402,7 +420,42 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     stones = best[1]
     total, chosen, means, margins, seen = stack_score(fitter, stones, colour_classes, background, levels)
     conf = tuple(_confidence(m, g, s) for m, g, s in zip(means, margins, seen))
-    return StackReading(tuple(stones), tuple(chosen), conf, tuple(seen), total)
+    shape_conf = shape_confidence(fitter, levels, stones, colour_classes, background, shapes)
+    return StackReading(tuple(stones), tuple(chosen), conf, tuple(seen), total, shape_conf)
+
+
+#: how sharply a stone's shape confidence rises with the score its shape wins by over the
+#: next shape in its place (:func:`shape_confidence`)
+SHAPE_SLOPE = 2.0
+
+
+def shape_confidence(fitter: Fitter, levels: "_Levels", stones: list[Stone], colour_classes: list[int],
+                     background: int = GROUND, shapes: tuple[str, ...] = SHAPES) -> tuple[float, ...]:
+    """How sure each stone's shape is, apart from its colour (the stone's ``conf`` says how
+    well its points show its colour): the whole stack scored with that stone of each other
+    shape in its place (a roof only on top), and the margin the stone's own shape wins by
+    turned into a probability. A stone under a long block lying across shows a sliver of its
+    sides, and a cube there explains them about as well as a cylinder does."""
+    if not stones:
+        return ()
+    base = stack_score(fitter, stones, colour_classes, background, levels)[0]
+    out = []
+    for i, s in enumerate(stones):
+        square = s.yaw - s.turn
+        best = -np.inf
+        for shape in shapes:
+            if shape == s.shape or (shape == "roof" and i != len(stones) - 1):
+                continue
+            for turn in TURNS[shape]:
+                alt = list(stones[:i]) + [Stone(shape, s.x, s.y, square + turn, turn)] + list(stones[i + 1:])
+                best = max(best, stack_score(fitter, alt, colour_classes, background, levels)[0])
+        margin = base - best
+        SHAPE_MARGINS.append(margin)
+        out.append(float(1.0 / (1.0 + np.exp(-SHAPE_SLOPE * margin))) if np.isfinite(margin) else 1.0)
+    return tuple(out)
+
+
+SHAPE_MARGINS: list = []
 
 
 def _window(fitter: Fitter, stacks: list[list[Stone]]) -> np.ndarray:
@@ -489,13 +542,13 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
 
 
 def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
-          shapes: tuple[str, ...], background: int) -> list[Stone]:
-    """The stones under a top stone at level ``n - 1``, chosen level by level downwards (a beam
-    of the best few): each level is judged with everything above it known, which is all its
-    picture depends on."""
+          shapes: tuple[str, ...], background: int, lowest: int = 0) -> list[Stone]:
+    """The stones under a top stone at level ``n - 1`` down to level ``lowest``, chosen level
+    by level downwards (a beam of the best few): each level is judged with everything above it
+    known, which is all its picture depends on."""
     square = top.yaw - top.turn
     beam: list[tuple[float, list[Stone]]] = [(0.0, [top])]
-    for level in range(n - 2, -1, -1):
+    for level in range(n - 2, lowest - 1, -1):
         grown = []
         for _, stack in beam:
             for shape in shapes:
@@ -507,6 +560,22 @@ def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes:
         grown.sort(key=lambda t: -t[0])
         beam = grown[:FILL_BEAM]
     return beam[0][1]
+
+
+#: the most stones a turn is taken to put on a building read before (:func:`_on_before`): one a
+#: colour die
+BUILT_LEVELS = 3
+
+
+def _on_before(fitter: Fitter, levels: "_Levels", top: Stone, n: int, under: tuple[Stone, ...],
+               colour_classes: list[int], shapes: tuple[str, ...], background: int) -> list[Stone]:
+    """The stack read before (``under``, its shapes and turns) with a top stone at level
+    ``n - 1`` over it, the levels between filled in (:func:`_fill`), all squared to the top:
+    two long blocks lying across read a moment ago keep their shapes under a roof put on them,
+    where filled in afresh under the roof they may be read as a column of cubes."""
+    square = top.yaw - top.turn
+    upper = _fill(fitter, levels, top, n, colour_classes, shapes, background, lowest=len(under))
+    return [Stone(s.shape, top.x, top.y, square + s.turn, s.turn) for s in under] + upper
 
 
 def _grow(fitter: Fitter, levels: "_Levels", foot: tuple[float, float, float], colour_classes: list[int],
