@@ -15,7 +15,10 @@ again by the same reader, its sensor noise drawn anew (a warm reading: the parts
 did not change are taken as they were read). The cards are enrolled once per
 camera as ``companion calibrate cards`` does, through that camera under that light. With
 ``--games``, the demo's scripted game is also rendered as a video and refereed through the
-live loop: the share of moves the referee judged as the script says.
+live loop: the share of moves the referee judged as the script says. As the command does with a
+manifest, the copies of a card (same kind, value and label) are declared printed alike: the
+reader then tells copies apart by their print-run mark alone, and the score still counts a copy
+read for its twin as wrong.
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ def run_corpus(args: argparse.Namespace) -> dict[str, Any]:
     from companion.vision.altitude.reader import make_reader
 
     deck = load_deck("demo")
+    designs: dict[tuple, list[str]] = {}
+    for c in deck:  # copies of one card share kind, value and label, as `calibrate cards` groups them
+        designs.setdefault((c.kind, c.value, c.label), []).append(c.id)
     libraries: dict[str, Any] = {}
     groups: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     cpu: list[float] = []
@@ -83,6 +89,7 @@ def run_corpus(args: argparse.Namespace) -> dict[str, Any]:
         light = item.light
         if light not in libraries:  # enrolled once per light, through a table camera
             libraries[light] = enrolled_library(deck, enrolment_shot(seed=args.seed, light=light), frames=1)
+            libraries[light].set_twins([g for g in designs.values() if len(g) > 1])
         seats = tuple(m.seat for m in item.scene.mountains) or ("red",)
         reader = make_reader(camera=item.shot.view.camera, table_layout=table_layout(item.scene.layout),
                              cards=libraries[light], seats=seats)

@@ -29,6 +29,15 @@ Each channel is fitted with its own brightness and contrast, so an olive field a
 look alike to the drawing's comparison. Once the frame's *tint* is known (:func:`tint_of`: how
 the sure readings' colours differ from their faces'), :meth:`CardMatcher.decide` weighs each
 face's mean colour too (:data:`COLOUR_WEIGHT`), among the faces the drawing shortlisted.
+
+Two things a camera does at enrolment are undone in the decision. A face enrolled over-exposed
+has its white, its pale fields and light print clipped to one level in some channels, where
+the table's camera sees them apart: a clipped pixel of a face is a bound (the card was at least
+that bright), so it costs only where the card is darker than the clipped level
+(:func:`residuals`'s ``censored``). Copies of a card printed alike (:attr:`CardMatcher.twins`)
+differ by a small print-run mark; each copy's enrolment has its own blur and noise, so over
+the whole face the copy enrolled closest to what the camera sees wins whatever the mark says:
+the copy is picked on the pixels where the copies differ alone (:meth:`CardMatcher.marks`).
 """
 
 from __future__ import annotations
@@ -110,8 +119,24 @@ COARSE_EXPLAINED = 0.3
 MUST_HOLD_COARSE = 0.2
 #: a camera value this high is clipped: the pixel is left out of the comparison
 SATURATED = 250
+#: a face's pixel is taken as clipped at enrolment where this share of the enrolled pixels it
+#: stands for were (:data:`SATURATED`): the face there only says "at least this bright"
+CLIPPED_FACE = 0.5
+#: whether the decision weighs clipped face pixels as bounds (see :func:`residuals`)
+CENSOR_CLIPPED = True
 #: how many visible pixels a reading needs at least (a sliver says nothing)
 MIN_VISIBLE_PX = 600
+#: copies of a design (cards printed alike) differ where their faces differ by more than this
+#: share of their largest difference (and than :data:`MARK_NOISE` times the faces' own noise):
+#: their print-run mark, a few millimetres; a copy is picked on those pixels alone
+MARK_SHARE = 0.3
+MARK_NOISE = 6.0
+#: ... grown by this much (mm) all round (a mark blurs into its neighbourhood)
+MARK_GROW_MM = 1.0
+#: ... and a mark covering more than this share of the card is no small mark (copies enrolled
+#: out of step with each other differ along every edge): the copies are then told apart as
+#: any two faces are
+MARK_MAX_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,9 @@ class FaceMatch:
     floor: float = MIN_EXPLAINED
     alternatives: tuple["Alternative", ...] = ()
     tinted: bool = False
+    #: for each design compared that has copies printed alike (:attr:`CardMatcher.twins`),
+    #: the copy whose print-run mark fits best (:meth:`CardMatcher._pick_copies`): design → name
+    copies: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -219,6 +247,9 @@ class _Faces:
     quarter: np.ndarray   # n × (H/4 · W/4 · 3), flattened for the shortlist
     mean_half: np.ndarray  # H/2 × W/2 × 3: every card's frame, for alignment
     light_half: np.ndarray | None = None  # n × H/2 × W/2: each face's whiteness, for alignment
+    #: n × H/2 × W/2 × 3: where each face's channel was clipped at enrolment (share of its
+    #: pixels), None when no face has a clipped pixel
+    clipped_half: np.ndarray | None = None
 
 
 @dataclass
@@ -266,17 +297,22 @@ class CardMatcher:
         got = self._cache.get(key)
         if got is not None:
             return got
-        half, quarter = [], []
+        half, quarter, clipped = [], [], []
         for face in self.faces_bgr:
             f = face.astype(np.float32)
+            c = (face >= SATURATED).astype(np.float32)
             if key > 0.2:
                 f = cv2.GaussianBlur(f, (0, 0), key)
+                c = cv2.GaussianBlur(c, (0, 0), key)
             f = features(f)
             half.append(_down(f, 2))
             quarter.append(_down(f, 4).ravel())
+            clipped.append(_down(c, 2))
         half_a = np.stack(half)
+        clip_a = np.stack(clipped)
         out = _Faces(half_a, np.stack(quarter), np.stack([_frame_template(half_a.shape[1:3])] * 3, axis=2),
-                     np.ascontiguousarray(half_a.min(axis=3)))
+                     np.ascontiguousarray(half_a.min(axis=3)),
+                     clip_a if bool((clip_a > CLIPPED_FACE).any()) else None)
         self._cache[key] = out
         return out
 
@@ -372,15 +408,30 @@ class CardMatcher:
             windows[(sx, sy)] = got
             return got
 
-        def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray) -> np.ndarray:
-            """How badly each face's drawing (K × N × 3) fits, away from the card's edge."""
-            return residuals(win[sub], faces[:, sub], None if wts is None else wts[sub])
+        def censored(bt: float, idx: Sequence[int]) -> np.ndarray | None:
+            """Where the faces ``idx`` (at blur ``bt``) were clipped at enrolment, on the
+            pixels the decision weighs (K × N × 3), or None when none was."""
+            c = self.templates(bt).clipped_half
+            if c is None or not CENSOR_CLIPPED:
+                return None
+            got = np.stack([c[i].reshape(-1, 3)[sel][sub] for i in idx]) > CLIPPED_FACE
+            return got if got.any() else None
+
+        def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray,
+                   cens: np.ndarray | None = None) -> np.ndarray:
+            """How badly each face's drawing (K × N × 3) fits, away from the card's edge
+            (``cens``: where each face was clipped at enrolment, see :func:`residuals`)."""
+            return residuals(win[sub], faces[:, sub], None if wts is None else wts[sub], cens)
 
         def place(i: int) -> tuple[float, float, int, int]:
             """(score, blur, sx, sy): the blur, then the shift, that best fit face ``i``."""
             win0, w0 = window(0, 0)
             blurs = [blur_t + extra for extra in BLUR_STEPS]
-            errs = scores(win0, w0, np.stack([self.templates(bt).half[i].reshape(-1, 3)[sel] for bt in blurs]))
+            cs = [censored(bt, [i]) for bt in blurs]
+            errs = scores(win0, w0, np.stack([self.templates(bt).half[i].reshape(-1, 3)[sel] for bt in blurs]),
+                          None if all(c is None for c in cs) else
+                          np.concatenate([c if c is not None else np.zeros((1, int(sub.sum()), 3), bool)
+                                          for c in cs]))
             err0, bt = min(zip(errs.tolist(), blurs))
             face = self.templates(bt).half[i].reshape(-1, 3)[sel]
             best = (err0, bt, 0, 0)
@@ -388,7 +439,9 @@ class CardMatcher:
             shifts = [(sx, sy) for sy in (-1, 0, 1) for sx in (-1, 0, 1) if sx or sy]
             wins = [window(sx, sy) for sx, sy in shifts]
             wts = None if keep is None else np.stack([wt[sub] for _, wt in wins])
-            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face[sub], wts)
+            c = censored(bt, [i])
+            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face[sub], wts,
+                                  None if c is None else c[0])
             for (sx, sy), err in zip(shifts, errs.tolist()):
                 if err < best[0]:
                     best = (err, bt, sx, sy)
@@ -401,7 +454,7 @@ class CardMatcher:
         _, bt, sx, sy = placed[short[0]]
         win, wts = window(sx, sy)
         half = self.templates(bt).half
-        errs = scores(win, wts, np.stack([half[i].reshape(-1, 3)[sel] for i in short]))
+        errs = scores(win, wts, np.stack([half[i].reshape(-1, 3)[sel] for i in short]), censored(bt, short))
         designs: list[str] = []
         for e, i in sorted(zip(errs.tolist(), short)):
             d = self.twins.get(self.names[i], self.names[i])
@@ -425,8 +478,10 @@ class CardMatcher:
                                             ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM),
                                             _mean(win[sub], k), _mean(face[sub], k)))
         floor = MUST_HOLD_EXPLAINED if must_hold else MIN_EXPLAINED
+        copies = self._pick_copies(placed, turned, keep, x0, y0, vis, window, sel, sub) if self.twins else ()
         got = FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis, compared_px=int(sub.sum()),
-                        floor=floor, alternatives=tuple(sorted(alternatives, key=lambda a: a.score)))
+                        floor=floor, alternatives=tuple(sorted(alternatives, key=lambda a: a.score)),
+                        copies=copies)
         return self.decide(got, tint)
 
     def decide(self, match: FaceMatch, tint: Tint | None = None) -> FaceMatch:
@@ -454,7 +509,105 @@ class CardMatcher:
             return replace(base, name=None, conf=0.0, runner_up=best.name, runner_mse=best.mse)
         runner, r_mse = (others[0][1].name, best.mse + others[0][0] - score) if others else (None, float("inf"))
         conf = confidence(best.explained, best.mse, r_mse, match.compared_px)
-        return replace(base, name=best.name, conf=conf, runner_up=runner, runner_mse=r_mse)
+        # copies printed alike: the one whose print-run mark fits (the rest of their faces is
+        # one picture, and a copy enrolled a little sharper would otherwise win every time)
+        name = dict(match.copies).get(design, best.name)
+        return replace(base, name=name, conf=conf, runner_up=runner, runner_mse=r_mse)
+
+    def marks(self) -> dict[str, tuple[tuple[int, ...], np.ndarray]]:
+        """Where the copies of each design printed alike differ (their print-run mark): design →
+        (the copies' indices, the mask at :data:`CANON_PPM`), for the designs whose copies
+        differ by a small mark only (:data:`MARK_MAX_SHARE`)."""
+        got = self._cache.get("marks")
+        if got is not None:
+            return got
+        groups: dict[str, list[int]] = {}
+        for i, n in enumerate(self.names):
+            d = self.twins.get(n)
+            if d is not None:
+                groups.setdefault(d, []).append(i)
+        out: dict[str, tuple[tuple[int, ...], np.ndarray]] = {}
+        g = max(1, int(round(MARK_GROW_MM * CANON_PPM)))
+        for d, idx in groups.items():
+            if len(idx) < 2:
+                continue
+            f = np.stack([features(cv2.GaussianBlur(self.faces_bgr[i].astype(np.float32), (0, 0), 1.0))
+                          for i in idx])
+            dev = np.abs(f - np.median(f, axis=0)).max(axis=3).max(axis=0)
+            mask = dev > max(MARK_SHARE * float(dev.max()), MARK_NOISE * float(np.median(dev)))
+            mask = cv2.dilate(mask.astype(np.uint8), np.ones((2 * g + 1, 2 * g + 1), np.uint8)) > 0
+            if 0 < mask.mean() <= MARK_MAX_SHARE:
+                out[d] = (tuple(idx), mask)
+        self._cache["marks"] = out
+        return out
+
+    def _full(self, i: int, blur: float) -> np.ndarray:
+        """Face ``i`` blurred by ``blur`` as features at full resolution (for the marks)."""
+        key = ("full", i, min(BLUR_LEVELS, key=lambda b: abs(b - blur)))
+        got = self._cache.get(key)
+        if got is None:
+            f = self.faces_bgr[i].astype(np.float32)
+            if key[2] > 0.2:
+                f = cv2.GaussianBlur(f, (0, 0), key[2])
+            got = self._cache[key] = features(f)
+        return got
+
+    def _pick_copies(self, placed: dict, turned: np.ndarray, keep: np.ndarray | None, x0: int, y0: int,
+                     vis: np.ndarray, window, sel: np.ndarray, sub: np.ndarray
+                     ) -> tuple[tuple[str, str], ...]:
+        """For each design placed that has copies differing by a small mark (:meth:`marks`),
+        the copy whose mark fits the card best: compared at full resolution on the mark's
+        pixels that show, each channel's brightness and contrast taken from the whole card's
+        fit (the mark alone is too small to fit them), at the design's place and a pixel
+        either way."""
+        marks = self.marks()
+        if not marks:
+            return ()
+        w, h = self.size
+        by_design: dict[str, tuple[float, int]] = {}
+        for i, (score, *_rest) in placed.items():
+            d = self.twins.get(self.names[i])
+            if d in marks and (d not in by_design or score < by_design[d][0]):
+                by_design[d] = (score, i)
+        out = []
+        for d, (_, i) in by_design.items():
+            idx, mask = marks[d]
+            _, bt, sx, sy = placed[i]
+            # each channel's brightness and contrast: the card against the placed copy
+            win, wts = window(sx, sy)
+            face = self.templates(bt).half[i].reshape(-1, 3)[sel]
+            q, f = win[sub], face[sub]
+            k = np.ones_like(q) if wts is None else wts[sub]
+            n = np.maximum(k.sum(axis=0), 1.0)
+            mq, mf = (q * k).sum(axis=0) / n, (f * k).sum(axis=0) / n
+            cov = (((q - mq) * (f - mf)) * k).sum(axis=0)
+            gain = np.clip(cov / np.maximum((((f - mf) ** 2) * k).sum(axis=0), 1e-9), 0.0, None)
+            best = (np.inf, self.names[i])
+            errs = {j: np.inf for j in idx}
+            for ey in (-1, 0, 1):
+                for ex in (-1, 0, 1):
+                    ya, xa = y0 + sy + ey, x0 + sx + ex
+                    if ya < 0 or xa < 0 or ya + h > turned.shape[0] or xa + w > turned.shape[1]:
+                        continue
+                    px = mask & vis
+                    cut = turned[ya:ya + h, xa:xa + w]
+                    wk = None
+                    if keep is not None:
+                        wk = keep[ya:ya + h, xa:xa + w][px].astype(np.float32)
+                    qm = cut[px]
+                    if len(qm) < 4:
+                        continue
+                    for j in idx:
+                        pred = (self._full(j, bt)[px] - mf) * gain + mq
+                        r = (qm - pred) ** 2
+                        e = float((r if wk is None else r * wk).sum())
+                        errs[j] = min(errs[j], e)
+            for j, e in errs.items():
+                if e < best[0]:
+                    best = (e, self.names[j])
+            if np.isfinite(best[0]):
+                out.append((d, best[1]))
+        return tuple(out)
 
     def _align(self, light: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
         """How well, and with what turn (degrees) and shift (full-resolution pixels), the
@@ -552,11 +705,19 @@ def _frame_template(shape: tuple[int, int]) -> np.ndarray:
     return cv2.GaussianBlur(out, (0, 0), 0.7)
 
 
-def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None = None,
+              censored: np.ndarray | None = None) -> np.ndarray:
     """Mean squared difference per pixel between ``query`` (N × 3) and each of ``faces``
     (K × N × 3) after the best brightness and contrast change of each channel (a light, an
     exposure or a white balance that differs from the enrolment's changes nothing), counting
-    only the channels ``weights`` (N × 3, 0 or 1) keeps: a clipped channel says nothing."""
+    only the channels ``weights`` (N × 3, 0 or 1) keeps: a clipped channel says nothing.
+
+    ``censored`` (K × N × 3, bool): where each face was clipped at enrolment (an over-exposed
+    card). There the face holds a bound, not a value: the card was at least that bright, so
+    the channel's brightness and contrast are fitted on the other pixels, and a clipped
+    pixel costs only where the card is darker than the fit says the clipped level is."""
+    if censored is not None:
+        return _residuals_censored(query[None], faces, weights, censored)
     if weights is None or bool(weights.all()):
         q = query - query.mean(axis=0)
         f = faces - faces.mean(axis=1, keepdims=True)
@@ -578,9 +739,13 @@ def residuals(query: np.ndarray, faces: np.ndarray, weights: np.ndarray | None =
     return resid.sum(axis=1) / max(float(len(query)), 1.0)
 
 
-def residuals_each(queries: np.ndarray, face: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+def residuals_each(queries: np.ndarray, face: np.ndarray, weights: np.ndarray | None = None,
+                   censored: np.ndarray | None = None) -> np.ndarray:
     """:func:`residuals` of each of ``queries`` (K × N × 3: the card at K places) against one
-    ``face`` (N × 3), ``weights`` (K × N × 3, 0 or 1) for each place or None: one pass."""
+    ``face`` (N × 3), ``weights`` (K × N × 3, 0 or 1) for each place or None, ``censored``
+    (N × 3) where the face was clipped: one pass."""
+    if censored is not None:
+        return _residuals_censored(queries, face[None], weights, censored[None])
     if weights is None:
         q = queries - queries.mean(axis=1, keepdims=True)
         f = face - face.mean(axis=0)
@@ -599,6 +764,28 @@ def residuals_each(queries: np.ndarray, face: np.ndarray, weights: np.ndarray | 
     cov = (f * q).sum(axis=1)
     gain = np.clip(cov / np.maximum(vf, 1e-9), 0.0, None)
     return (vq - gain * cov).sum(axis=1) / max(float(queries.shape[1]), 1.0)
+
+
+def _residuals_censored(queries: np.ndarray, faces: np.ndarray, weights: np.ndarray | None,
+                        censored: np.ndarray) -> np.ndarray:
+    """:func:`residuals` with faces clipped at enrolment (``censored``), queries (Q × N × 3)
+    and faces (F × N × 3) broadcast against each other (one of Q and F is 1)."""
+    n_px = max(float(max(queries.shape[1], faces.shape[1])), 1.0)
+    c = censored.astype(np.float32)
+    w = np.ones((1, 1, 1), np.float32) if weights is None else \
+        (weights if weights.ndim == 3 else weights[None]).astype(np.float32)
+    u = (1.0 - c) * w                                          # K × N × 3: fitted on
+    cw = c * w                                                 # K × N × 3: bounds
+    n = np.maximum(u.sum(axis=1), 1.0)                         # K × 3
+    mq = (queries * u).sum(axis=1) / n
+    mf = (faces * u).sum(axis=1) / n
+    dq = queries - mq[:, None, :]
+    df = faces - mf[:, None, :]
+    cov = (dq * df * u).sum(axis=1)
+    gain = np.clip(cov / np.maximum((df * df * u).sum(axis=1), 1e-9), 0.0, None)
+    r = dq - gain[:, None, :] * df
+    e = (r * r * u).sum(axis=(1, 2)) + (np.minimum(r, 0.0) ** 2 * cw).sum(axis=(1, 2))
+    return e / n_px
 
 
 def _mean(px: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
