@@ -107,3 +107,28 @@ def test_two_stones_read_unsure_are_read_otherwise_together():
     finally:
         camera.ALTERED = saved
     assert dict(script.steps[31].move) not in moves
+
+
+#: step 33 (green takes a red long block for its building 5 and puts an orange roof on white's
+#: building 5): white's two long blocks read as at the last still moment (the orange one under
+#: the overhang as a red cylinder at 0.09) with the roof on them; the stones misread since
+#: they were built as at step 30
+READ_33 = {
+    ("green", 3): [("red", "cylinder", 0.34, 0.59), ("violet", "long", 0.8, 0.984),
+                   ("red", "roof", 0.88, 0.995)],
+    ("green", 5): [("violet", "cylinder", 0.27, 0.728), ("red", "cylinder", 0.17, 0.563),
+                   ("red", "long", 0.75, 0.995)],
+    ("white", 1): [("red", "cylinder", 0.09, 0.502), ("yellow", "long", 0.7, 0.995)],
+    ("white", 3): [("red", "cube", 0.09, 0.499), ("orange", "long", 0.06, 0.641),
+                   ("yellow", "cylinder", 0.71, 0.977)],
+    ("white", 5): [("red", "cylinder", 0.09, 0.486), ("violet", "long", 0.64, 0.976),
+                   ("orange", "roof", 0.81, 0.972)],
+}
+
+
+def test_a_roof_put_on_another_players_building_settles_with_the_old_misreadings():
+    game, script, before, after = demo_step(33)
+    decision = decide(game, before, reading(after, READ_33))
+    assert decision.kind == "settle"
+    assert game.move_to_json(decision.chosen.candidate.move) == dict(script.steps[33].move)
+    assert decision.chosen.candidate.verdict.legal
