@@ -6,7 +6,8 @@
 3. The height map is searched (:mod:`.search`): first the footprint, one level high, with a
    single model for all the wood; then the heights, with one model per face orientation fitted
    to the current answer, four times (an EM loop: the answer tells which pixels are tops and
-   sides, the models sharpen the next answer).
+   sides, the models sharpen the next answer); then whole towers read a cell off their place
+   are moved by that cell, and the heights refined once more.
 4. The height map becomes cubes by the full-base rule (:mod:`.structure`); cells no 2×2 square
    covers are settled by trying the nearby whole-cube answers and keeping the best explained.
 5. Each cube's confidence is how much worse the frame would be explained without it.
@@ -157,6 +158,10 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
         # move heights by a level or two
         if search.run(near=2, span=None if k == 0 else 2) == 0:
             break
+    # a tower read a cell off its place stays there (taking it away loses more than the true
+    # place alone gains): whole towers are moved by a cell, and the heights settled again
+    if search.shift():
+        search.run(near=2, span=2)
     return finish(MountainReading(lattice, [], {}, {}, grid, search, strength, notes))
 
 

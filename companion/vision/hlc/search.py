@@ -6,7 +6,9 @@ judged by :class:`~.evidence.Evidence`. Only the box a change can affect is redr
 so a change costs a fraction of a millisecond. Changes are tried best first (a lazy greedy
 search: a change's gain is re-measured only when something near it changed since), which builds
 tall, well-seen stacks before the doubtful cubes around them. Each cube costs a little
-(:attr:`Search.cube_cost`), so a cube is only reported when the frame shows it.
+(:attr:`Search.cube_cost`), so a cube is only reported when the frame shows it. A tower read a
+cell off its place is then moved whole (:meth:`Search.shift`): no single change of one tower
+can move it there without first losing what the misplaced tower explains.
 """
 
 from __future__ import annotations
@@ -94,6 +96,66 @@ class Search:
             if best != self.heights.get(c, 0):
                 out.append((c, best))
         return tuple(out)
+
+    def towers_move(self, changes: dict[Cell, int]) -> Move:
+        """The cell changes of setting several towers at once (``changes``: position to height,
+        0 takes the tower away): each cell they cover takes the highest tower covering it."""
+        towers = dict(self.towers)
+        towers.update(changes)
+        cells = {c for (i, j) in changes for c in ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1))
+                 if c in self.grid.cellset}
+        out = []
+        for c in sorted(cells):
+            best = max(towers.get(p, 0) for p in ((c[0] - 1, c[1] - 1), (c[0], c[1] - 1), (c[0] - 1, c[1]), c))
+            if best != self.heights.get(c, 0):
+                out.append((c, best))
+        return tuple(out)
+
+    def shift(self, *, min_gain: float = 1.0, rounds: int = 3) -> int:
+        """Move whole towers by a cell (to any of the eight neighbouring positions, a level
+        lower, as high or a level higher): what the one-tower changes of :meth:`run` cannot do
+        in one step, since taking a well-placed-looking tower away first loses more than
+        setting it one cell off gains. A tower read one cell off its place explains most of
+        the frame's wood there (its top overlaps the true one by half or a quarter), so the
+        greedy search keeps it; the shifted tower explains it all. Returns the number of
+        towers moved."""
+        valid = set(self.tower_positions())
+        moved = 0
+        for _ in range(rounds):
+            done = 0
+            for pos in sorted(self.towers, key=lambda p: (-self.towers[p], p)):
+                h = self.towers.get(pos, 0)
+                if h == 0:
+                    continue
+                best, best_gain = None, min_gain
+                for da in (-1, 0, 1):
+                    for db in (-1, 0, 1):
+                        q = (pos[0] + da, pos[1] + db)
+                        if q == pos or q not in valid:
+                            continue
+                        for h2 in (h - 1, h, h + 1):
+                            if h2 < 1 or h2 > self.levels or h2 <= self.towers.get(q, 0):
+                                continue
+                            ch = {pos: 0, q: h2}
+                            mv = self.towers_move(ch)
+                            if not mv:
+                                continue
+                            gn, _ = self.gain(mv)
+                            if gn > best_gain:
+                                best, best_gain = (ch, mv), gn
+                if best is not None:
+                    ch, mv = best
+                    for p, hh in ch.items():
+                        if hh > 0:
+                            self.towers[p] = hh
+                        else:
+                            self.towers.pop(p, None)
+                    self.apply(mv)
+                    done += 1
+            moved += done
+            if done == 0:
+                break
+        return moved
 
     def tower_positions(self) -> list[Cell]:
         g = self.grid
