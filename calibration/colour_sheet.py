@@ -20,6 +20,26 @@ from calibration.markers import detect_markers, unique_by_id
 from companion.errors import BadInput, UserError
 from companion.vision.colours import ColourModel, estimate_white
 
+#: a sheet whose paper reads this bright in two channels or more clips in the camera
+CLIPPED_WHITE = 250.0
+#: on a clipped sheet, how far (camera pixels) inside a piece's outline its pixels may be
+#: taken as its own colour, for the readers that want the pieces' own colours
+#: (:data:`RIM_BY_GAME`). Along the outline the lens and the sensor blend the piece with the grey
+#: spot round it, and a small piece seen from afar is largely that rim. On a sheet whose
+#: paper clips, the exposure clips the grey in some channels too, or nearly, while the white
+#: it is divided by is the clip: the grey reads strongly tinted (peach under a warm lamp),
+#: and so do its blends with the piece, far from the piece's colour (a black pyramid learned
+#: at L* 42-59 with them, 4-8 without; a blue one learned grey). Where the paper does not
+#: clip, the grey is neutral and its blends are the piece's colour paler, kept as before
+RIM_PX = 1.0
+#: the games whose readers learn a clipped sheet's pieces without their rims: Gleeb's and
+#: Grues (small pyramids, a few pixels across on the sheet, whose learned black and blue the
+#: rim turned warm greys). La Ville des Nains' reader is tuned to the spread the rim gives its
+#: larger stones (34 of its demo's 34 steps right with it, 1 without)
+RIM_BY_GAME = {"gleebs-and-grues": RIM_PX}
+#: the fewest samples of a piece's inside (sheet samples, 0.6 mm apart) worth keeping alone
+MIN_CORE_SAMPLES = 40
+
 SHEET_HELP = ("print the colour sheet (`companion calibrate targets --sheet colour-sheet`), lay it "
               "flat in view with its four corner markers (ids 8-11) uncovered")
 
@@ -73,8 +93,44 @@ def _disc(centre: tuple[float, float], r0: float, r1: float, step: float = 0.6) 
     return np.column_stack([gx[keep] + centre[0], gy[keep] + centre[1]])
 
 
-def read_sheet(image: np.ndarray, spec: ColourSheetSpec = COLOUR_SHEET) -> SheetReading:
-    """Locate the sheet, read its white and grey, and cut out each spot's piece."""
+def _px_per_mm(H: np.ndarray, at: tuple[float, float]) -> float:
+    """The camera's pixels per sheet millimetre around ``at`` (from the homography)."""
+    p = _to_image(H, np.array([at, (at[0] + 1.0, at[1]), (at[0], at[1] + 1.0)]))
+    return float(np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+
+
+def _piece_pixels(img: np.ndarray, H: np.ndarray, centre: tuple[float, float], radius: float,
+                  grey: np.ndarray, threshold: float, rim_px: float = 0.0,
+                  step: float = 0.6) -> np.ndarray:
+    """The pixels of the piece on the spot at ``centre``: what is not the spot's grey within
+    ``radius`` (mm) of it; with ``rim_px``, less what lies within that many camera pixels of
+    the piece's outline (:data:`RIM_PX`), unless that leaves fewer than
+    :data:`MIN_CORE_SAMPLES`."""
+    px = _pixels_at(img, _to_image(H, _disc(centre, 0.0, radius, step)))
+    if rim_px <= 0:
+        return px[np.abs(px - grey).sum(axis=1) > threshold]
+    import cv2
+
+    xs = np.arange(-radius, radius + step, step)
+    gx, gy = np.meshgrid(xs, xs)
+    pts = np.column_stack([gx.ravel() + centre[0], gy.ravel() + centre[1]])
+    ij = np.round(_to_image(H, pts)).astype(int)
+    h, w = img.shape[:2]
+    ok = (np.hypot(gx, gy).ravel() <= radius) & (ij[:, 0] >= 0) & (ij[:, 0] < w) & (ij[:, 1] >= 0) & (ij[:, 1] < h)
+    px = np.zeros((len(pts), 3), np.float32)
+    px[ok] = img[ij[ok, 1], ij[ok, 0]].astype(np.float32)
+    fg = ok & (np.abs(px - grey).sum(axis=1) > threshold)
+    # each sample's distance (mm) to the nearest one that is not the piece
+    mask = np.pad(fg.reshape(gx.shape).astype(np.uint8), 1)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)[1:-1, 1:-1].ravel() * step
+    core = fg & (dist > rim_px / max(_px_per_mm(H, centre), 1e-3))
+    return px[core] if np.count_nonzero(core) >= MIN_CORE_SAMPLES else px[fg]
+
+
+def read_sheet(image: np.ndarray, spec: ColourSheetSpec = COLOUR_SHEET, *,
+               rim_px: float = 0.0) -> SheetReading:
+    """Locate the sheet, read its white and grey, and cut out each spot's piece. ``rim_px``:
+    on a sheet whose paper clips, leave out each piece's rim that wide (:data:`RIM_PX`)."""
     import cv2
 
     img = np.asarray(image)
@@ -94,10 +150,12 @@ def read_sheet(image: np.ndarray, spec: ColourSheetSpec = COLOUR_SHEET) -> Sheet
     grey = np.median(grey_px, axis=0)
     spread = float(np.median(np.abs(grey_px - grey).sum(axis=1)))
     threshold = max(40.0, 4.0 * spread)
+    # paper the exposure clips (two channels or more): the spots' grey reads tinted, and the
+    # blends of each piece with it along its outline are left out (see RIM_PX)
+    rim = rim_px if sum(v >= CLIPPED_WHITE for v in white) >= 2 else 0.0
     samples: dict[int, np.ndarray] = {}
     for number, s in enumerate(spots, start=1):
-        px = _pixels_at(img, _to_image(H, _disc(s, 0.0, 0.7 * r)))
-        fg = px[np.abs(px - grey).sum(axis=1) > threshold]
+        fg = _piece_pixels(img, H, s, 0.7 * r, grey, threshold, rim)
         if len(fg) >= 10:
             lab = cv2.cvtColor((np.clip(fg / np.asarray(white), 0, 1)).astype(np.float32).reshape(-1, 1, 3),
                                cv2.COLOR_BGR2Lab).reshape(-1, 3)
@@ -110,14 +168,15 @@ def read_sheet(image: np.ndarray, spec: ColourSheetSpec = COLOUR_SHEET) -> Sheet
 
 def learn_from_sheet(images: Sequence[np.ndarray], names: Sequence[str],
                      spec: ColourSheetSpec = COLOUR_SHEET,
-                     min_pixels: int = 30) -> tuple[ColourModel, SheetReading]:
-    """Learn ``names`` (``names[i]`` lies on spot i+1) from one or more frames of the sheet."""
+                     min_pixels: int = 30, *, rim_px: float = 0.0) -> tuple[ColourModel, SheetReading]:
+    """Learn ``names`` (``names[i]`` lies on spot i+1) from one or more frames of the sheet.
+    ``rim_px``: see :data:`RIM_PX` (the games whose readers want it: :data:`RIM_BY_GAME`)."""
     if not names:
         raise BadInput("no colours to learn")
     if len(names) > len(spec.spots()):
         raise BadInput(f"{len(names)} colours but the sheet has {len(spec.spots())} spots",
                        hint="calibrate the colours in two rounds")
-    readings = [read_sheet(im, spec) for im in images]
+    readings = [read_sheet(im, spec, rim_px=rim_px) for im in images]
     if not readings:
         raise BadInput("no image of the colour sheet")
     samples = {}

@@ -394,7 +394,7 @@ def _table(args: argparse.Namespace) -> int:
 def _colours(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from calibration.colour_sheet import learn_from_sheet
+    from calibration.colour_sheet import RIM_BY_GAME, learn_from_sheet
     from calibration.store import save_colours
     from companion.vision.colours import GAME_PALETTES, colour_distance
 
@@ -411,7 +411,7 @@ def _colours(args: argparse.Namespace) -> int:
     if not args.image:
         _wait_for_user("flags and tall pieces may lie on their side; keep hands out of view")
     images = _frames(args)
-    model, reading = learn_from_sheet(images, names)
+    model, reading = learn_from_sheet(images, names, rim_px=RIM_BY_GAME.get(args.game or "", 0.0))
     print(f"white reference (BGR) {', '.join(f'{v:.0f}' for v in reading.white)}")
     worst = 1.0
     for k, name in enumerate(names, start=1):

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.boards import COLOUR_SHEET, GLEEBS_BOARD
-from calibration.colour_sheet import learn_from_sheet
+from calibration.colour_sheet import RIM_BY_GAME, learn_from_sheet
 from companion.synth.gleebs.render import draw, expose
 from companion.synth.gleebs.scene import BoardPlacement, GleebsScene, Loose, Pyramid
 from companion.synth.gleebs.sheets import colour_sheet_texture
@@ -89,5 +89,6 @@ def calibration_images(board: BoardPlacement, shot: Shot, frames: int = 2) -> li
 
 def learn_colours(board: BoardPlacement, shot: Shot) -> ColourModel:
     """The colour model ``companion calibrate colours`` learns from two such frames."""
-    model, _ = learn_from_sheet(calibration_images(board, shot), list(PALETTE))
+    model, _ = learn_from_sheet(calibration_images(board, shot), list(PALETTE),
+                                rim_px=RIM_BY_GAME["gleebs-and-grues"])
     return model
