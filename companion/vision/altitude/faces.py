@@ -582,29 +582,23 @@ class CardMatcher:
             mq, mf = (q * k).sum(axis=0) / n, (f * k).sum(axis=0) / n
             cov = (((q - mq) * (f - mf)) * k).sum(axis=0)
             gain = np.clip(cov / np.maximum((((f - mf) ** 2) * k).sum(axis=0), 1e-9), 0.0, None)
-            best = (np.inf, self.names[i])
-            errs = {j: np.inf for j in idx}
+            ys, xs = np.nonzero(mask & vis)
+            if len(ys) < 4:
+                continue
+            # each copy's mark as the card should show it, once; the card at nine places
+            pred = np.stack([(self._full(j, bt)[ys, xs] - mf) * gain + mq for j in idx])   # K × P × 3
+            errs = np.full(len(idx), np.inf)
             for ey in (-1, 0, 1):
                 for ex in (-1, 0, 1):
                     ya, xa = y0 + sy + ey, x0 + sx + ex
                     if ya < 0 or xa < 0 or ya + h > turned.shape[0] or xa + w > turned.shape[1]:
                         continue
-                    px = mask & vis
-                    cut = turned[ya:ya + h, xa:xa + w]
-                    wk = None
+                    r = (turned[ya + ys, xa + xs][None] - pred) ** 2
                     if keep is not None:
-                        wk = keep[ya:ya + h, xa:xa + w][px].astype(np.float32)
-                    qm = cut[px]
-                    if len(qm) < 4:
-                        continue
-                    for j in idx:
-                        pred = (self._full(j, bt)[px] - mf) * gain + mq
-                        r = (qm - pred) ** 2
-                        e = float((r if wk is None else r * wk).sum())
-                        errs[j] = min(errs[j], e)
-            for j, e in errs.items():
-                if e < best[0]:
-                    best = (e, self.names[j])
+                        r = r * keep[ya + ys, xa + xs][None]
+                    errs = np.minimum(errs, r.sum(axis=(1, 2)))
+            j = int(np.argmin(errs))
+            best = (float(errs[j]), self.names[idx[j]])
             if np.isfinite(best[0]):
                 out.append((d, best[1]))
         return tuple(out)

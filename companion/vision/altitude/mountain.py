@@ -136,10 +136,11 @@ def steps(grey: np.ndarray, ppm: float = OVERVIEW_PPM) -> dict[str, np.ndarray]:
     return out
 
 
-def outline_scores(grey: np.ndarray, layout: AltitudeLayout, ppm: float = OVERVIEW_PPM
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def outline_scores(grey: np.ndarray, layout: AltitudeLayout, ppm: float = OVERVIEW_PPM,
+                   below: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """For every pixel taken as a card's centre: the mean and the weakest of the steps along
-    three sides of its lower half (bottom, left, right), in shares of white."""
+    three sides of its lower half (bottom, left, right), in shares of white. ``below``: the
+    bottom border must also be brighter than what lies below the card."""
     st = steps(grey, ppm)
     w_mm, h_mm = layout.card_mm
     half_w = w_mm / 2 - BORDER_MID_MM
@@ -147,7 +148,7 @@ def outline_scores(grey: np.ndarray, layout: AltitudeLayout, ppm: float = OVERVI
     side = int(round(half_w * ppm))
     # the bottom border is brighter than the field above it and than what lies below the card
     # (which a lighter band across a card's face, taken for a bottom edge, is not)
-    edge = np.minimum(st["bottom"], st["below"])
+    edge = np.minimum(st["bottom"], st["below"]) if below else st["bottom"]
     hb = cv2.boxFilter(edge, -1, (int((w_mm - 8) * ppm) | 1, 3), borderType=cv2.BORDER_CONSTANT)
     vl = cv2.boxFilter(st["left"], -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
     vr = cv2.boxFilter(st["right"], -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
@@ -288,6 +289,23 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         score = sum(c.match.explained for c in reading.cards)
         if score > best_score + 1e-9:
             best, best_score = reading, score
+    if not best.cards:
+        # no lattice's outlines led to a card: on a table as pale as the cards' border, the
+        # border hardly stands out from what lies below it, and the lattices followed the
+        # light band across the cards' faces; the outlines are looked for again without
+        # asking the bottom border to stand out from what lies below
+        mean, weakest = outline_scores(grey, layout, below=False)
+        mean[~seen] = 0.0
+        weakest[~seen] = 0.0
+        pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
+        if float(weakest.max()) >= OUTLINE_MIN:
+            for lu, lv, _ in find_lattices(weakest, spec, layout):
+                reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
+                                        patch, inside, memo, fine)
+                readings.append(reading)
+                score = sum(c.match.explained for c in reading.cards)
+                if score > best_score + 1e-9:
+                    best, best_score = reading, score
     looked = (spec,) + tuple(x for r in readings for x in r.looked_at)
     return replace(merge_lattices(best, [r for r in readings if r is not best], layout), looked_at=looked)
 
