@@ -143,6 +143,22 @@ class ColourModel:
         object.__setattr__(self, "_inv", np.stack(inv))
         object.__setattr__(self, "_logdet", np.array(logdet))
         object.__setattr__(self, "_mu", np.asarray(self.means, dtype=np.float64))
+        self._set_whitening()
+
+    def _set_whitening(self) -> None:
+        """The Mahalanobis distances of many pixels to every colour at once: with each inverse
+        covariance split as L·Lᵀ, the distance to colour k is |(x − μₖ)·Lₖ|², so one product of
+        the pixels with the K factors side by side (3 × 3K) gives them all."""
+        chol = [np.linalg.cholesky(0.5 * (a + a.T)) for a in self._inv]  # type: ignore[attr-defined]
+        object.__setattr__(self, "_whiten", np.concatenate(chol, axis=1))
+        object.__setattr__(self, "_whiten_mu", np.concatenate(
+            [m @ c for m, c in zip(self._mu, chol)]))  # type: ignore[attr-defined]
+
+    def __setstate__(self, state: dict) -> None:
+        # a model unpickled from an older version has no whitening yet
+        self.__dict__.update(state)
+        if "_whiten" not in state:
+            self._set_whitening()
 
     # ----------------------------------------------------------------------------- building
     @classmethod
@@ -209,8 +225,8 @@ class ColourModel:
         feats = lab_features(bgr, self.white if white is None else white).astype(np.float64)
         if len(feats) == 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        diff = feats[:, None, :] - self._mu[None, :, :]               # N×K×3
-        d2 = np.einsum("nki,kij,nkj->nk", diff, self._inv, diff)      # squared Mahalanobis
+        y = feats @ self._whiten - self._whiten_mu                    # N×3K
+        d2 = np.square(y).reshape(len(feats), -1, 3).sum(axis=2)      # squared Mahalanobis, N×K
         loglik = -0.5 * d2 - 0.5 * self._logdet[None, :]
         loglik -= loglik.max(axis=1, keepdims=True)
         post = np.exp(loglik)
