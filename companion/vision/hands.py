@@ -68,9 +68,17 @@ def band_features(image: np.ndarray, view: View, layout, hidden: np.ndarray | No
     px = view.project(pts).astype(np.float32)
     h, w = image.shape[:2]
     ok = (px[:, 0] >= 1) & (px[:, 0] < w - 2) & (px[:, 1] >= 1) & (px[:, 1] < h - 2)
-    q = px.reshape(-1, 1, 2)
-    bgr = cv2.remap(cv2.GaussianBlur(image, (0, 0), 1.0), q[..., 0], q[..., 1], cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32)
+    # the blur only round the band (a quarter of a frame): 8 px beyond its points leave every
+    # value read the same as with the whole frame blurred
+    x0, y0, x1, y1 = 0, 0, w, h
+    if np.isfinite(px).all():
+        a = np.clip(np.floor(px.min(axis=0)) - 8, 0, [w, h]).astype(int)
+        b = np.clip(np.ceil(px.max(axis=0)) + 9, 0, [w, h]).astype(int)
+        if b[0] - a[0] > 16 and b[1] - a[1] > 16:
+            x0, y0, x1, y1 = int(a[0]), int(a[1]), int(b[0]), int(b[1])
+    q = (px - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    bgr = cv2.remap(cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), 1.0), q[..., 0], q[..., 1],
+                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32)
     lg = np.log(bgr + 4.0)
     mean = lg.mean(axis=1, keepdims=True)
     f = np.concatenate([(lg[:, [0]] - mean), (lg[:, [2]] - mean), mean], axis=1) * _SCALE
