@@ -126,6 +126,9 @@ CLIPPED_FACE = 0.5
 CENSOR_CLIPPED = True
 #: how many visible pixels a reading needs at least (a sliver says nothing)
 MIN_VISIBLE_PX = 600
+#: an enrolled face whose drawing lies this far (pixels at :data:`CANON_PPM`) off the card's
+#: frame is moved onto it (:func:`registered`)
+REGISTER_MIN_PX = 3
 #: copies of a design (cards printed alike) differ where their faces differ by more than this
 #: share of their largest difference (and than :data:`MARK_NOISE` times the faces' own noise):
 #: their print-run mark, a few millimetres; a copy is picked on those pixels alone
@@ -276,6 +279,7 @@ class CardMatcher:
         shapes = {f.shape for f in faces}
         if len(shapes) != 1:
             raise BadInput("the enrolled faces differ in size: enrol the cards again")
+        faces = registered(faces)
         sigma = float(np.median([edge_sigma(f) for f in faces]))
         # the cards printed alike the library records (``companion calibrate cards --twins``)
         twins = {n: d for n, d in dict(getattr(library, "twins", {}) or {}).items() if n in names}
@@ -669,6 +673,33 @@ class CardMatcher:
         ring[:e, :] = ring[-e:, :] = 0.0
         ring[:, :e] = ring[:, -e:] = 0.0
         return ring * (_down(vis.astype(np.float32), 2) > 0.99)
+
+
+def registered(faces: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The enrolled faces, each moved onto the card's frame where its cut-out was off by a
+    millimetre or more (:data:`REGISTER_MIN_PX`): an enrolment's cut-out can take in a strip of
+    the table along one side (the card found a little larger or off centre), and the face's
+    drawing then lies off the place every card read is aligned to, so that every card of its
+    design fits better a face of another design that was cut out true. Each face is aligned on
+    the frame every card has (white border, colour field), as a card read is."""
+    faces = tuple(np.asarray(f, np.uint8) for f in faces)
+    if not faces:
+        return faces
+    probe = CardMatcher(tuple(str(i) for i in range(len(faces))), faces[:1], 1.0)
+    m = int(round(ALIGN_SHIFT_MM * CANON_PPM))
+    h, w = faces[0].shape[:2]
+    t = probe.templates(0.0)
+    vis = np.ones((h, w), bool)
+    out = []
+    for f in faces:
+        pad = cv2.copyMakeBorder(f, m, m, m, m, cv2.BORDER_REPLICATE)
+        light = _lightness(_down(features(pad.astype(np.float32)), 2))
+        fit, turn, dx, dy = probe._align(light, vis, t, m)
+        if fit < MIN_ALIGN or max(abs(dx), abs(dy)) < REGISTER_MIN_PX:
+            out.append(f)
+            continue
+        out.append(np.ascontiguousarray(_turned(pad, turn)[m + dy:m + dy + h, m + dx:m + dx + w]))
+    return tuple(out)
 
 
 def _ncc(image: np.ndarray, template: np.ndarray, mask: np.ndarray) -> np.ndarray:
