@@ -34,7 +34,7 @@ from companion.games.haut_les_cubes import actions
 from companion.games.haut_les_cubes.cards import (
     CARDS, HOPLA, MOAVEOU, NAPOZLA, NENLEVSA, POUSSTOIA, TVAVOARTOA,
 )
-from companion.games.haut_les_cubes.geometry import Cell, heights_of, top_covered
+from companion.games.haut_les_cubes.geometry import Cell, all_squares, heights_of, top_covered
 from companion.games.haut_les_cubes.moves import Move, Pile, Place, Play
 from companion.games.haut_les_cubes.state import PHASE_PLACEMENT, PHASE_PLAY, HlcState
 from companion.observation import Observation, Piece
@@ -91,9 +91,11 @@ class Sight:
         else:
             self.grid = None
 
-    def seen(self, points: np.ndarray, steps: int = 20, *, giants: bool = False) -> np.ndarray:
+    def seen(self, points: np.ndarray, steps: int = 20, *, giants: bool = False,
+             but: tuple[Cell, int] | None = None) -> np.ndarray:
         """Which points (N×3, cells) the camera sees past the mountain (and, with ``giants``,
-        past the giants standing)."""
+        past the giants standing, but the one standing at ``but`` (cell, level): a giant's
+        own points)."""
         if self.grid is None or len(points) == 0:
             return np.ones(len(points), bool)
         top = self.top
@@ -110,7 +112,10 @@ class Sight:
         under[inside] = self.grid[ci[inside], cj[inside]]
         blocked = q[..., 2] < under - 0.05
         if giants:
+            own = None if but is None else (but[0][0] + 0.5, but[0][1] + 0.5, but[1] * CUBE_H)
             for gx, gy, gz in self.giants:
+                if own is not None and (gx, gy, gz) == own:
+                    continue
                 blocked |= (((q[..., 0] - gx) ** 2 + (q[..., 1] - gy) ** 2 < GIANT_R ** 2)
                             & (q[..., 2] >= gz) & (q[..., 2] <= gz + GIANT_H))
         return ~blocked.any(axis=1)
@@ -246,7 +251,10 @@ def expected_keys(state: HlcState, sight: Sight | None = None,
     for seat, pos in zip(state.players, state.giants):
         if pos is not None:
             level = state.height(pos)
-            weight = MISS if sight is None else _miss_weight(sight.share(Sight.giant_points(pos, level)))
+            # a giant behind another giant (its pawn in front, from this camera) is hidden as
+            # one behind a tower is
+            weight = MISS if sight is None else _miss_weight(float(sight.seen(
+                Sight.giant_points(pos, level), giants=True, but=(pos, level)).mean()))
             keys.append((("giant", seat, pos[0], pos[1], level), weight))
     if state.last_card is not None:
         keys.append((("card", state.last_card), MISS))
@@ -470,6 +478,16 @@ def _hidden_giant_moves(state: HlcState, reading: Reading, card: str | None) -> 
             pts = Sight.giant_points(move.to, state.height(move.to))
             if float(sight.seen(pts, giants=True).mean()) < SEEN_HIGH:
                 out.append(move)
+    if card in (MOAVEOU, HOPLA) and active in movers and not out:
+        # the player's own giant gone out of sight with its own giant card, and no square the
+        # card allows is out of sight: it went where the card does not allow (a mistake), to
+        # one of the squares the camera cannot see
+        here = state.giants[state.turn]
+        taken = {pos for pos in state.giants if pos is not None}
+        for square in sorted(all_squares(heights_of(state.cubes)) - taken - {here}):
+            pts = Sight.giant_points(square, state.height(square))
+            if float(sight.seen(pts, giants=True).mean()) < SEEN_HIGH:
+                out.append(Play(active, card, to=square))
     return out
 
 

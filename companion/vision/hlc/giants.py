@@ -87,6 +87,14 @@ _MAX_TABLE_SHARE = 0.5
 #: log-density below the table's typical one still counted as table (the table model is fitted
 #: on a few hundred points and is tight on a plain top; a pawn is far off it)
 _TABLE_SLACK = 4.0
+#: a face standing up receives about this share of the ambient light a face turned up does
+#: (half the sky and a little bounced off the table), in feature units (log brightness × 20):
+#: the cubes' side turned from the light lies this much further below their top than the
+#: table's full shade lies below the lit table
+_SIDE_SKY = 10.0
+#: brightness (feature units) a point may lie below the frame's deepest table shade and still be
+#: taken for table (a contact shadow at a foot, a face lit a little, the sensor's noise)
+_SHADE_SLACK = 8.0
 
 
 @dataclass(frozen=True)
@@ -280,6 +288,29 @@ def _bare_wood_share(bgr: np.ndarray, wood) -> float:
     return float(np.mean(model.logp(_features(bgr)) > typical - _TABLE_SLACK))
 
 
+def _brightness(model) -> float:
+    w = np.exp(model.logw)
+    return float((model.mu[:, 2] * w).sum() / w.sum())
+
+
+def shade_floor(table, faces) -> float | None:
+    """How dark (brightness, feature units) the table's deepest shade can be in this frame: a
+    point darker than this is no table in shade, whatever its chroma (a black pawn on a grey
+    cloth or a neutral top has the table's chroma, and the table model takes any brightness
+    under the lit table for shade). The table in full shade gets the ambient light only, as
+    the cubes' side turned from the light does, which gets :data:`_SIDE_SKY` less of it: the
+    gap between the cubes' top and their darkest side (``faces``: the frame's face models, top
+    first) less that says how deep the shade of this light is; a learned shade is as deep as
+    it was found. None when the frame's models are not known."""
+    if table is None or not faces:
+        return None
+    bright = [_brightness(m) for m in faces]
+    depth = max(bright[0] - min(bright[1:] or bright) - _SIDE_SKY, 0.0)
+    if getattr(table, "shadow", None) is not None:
+        depth = max(depth, float(table.shadow_depth))
+    return float(table.bright_lit) - depth - _SHADE_SLACK
+
+
 def _off_limits(point, layout: Layout) -> bool:
     """Whether a table point lies on the played-card zone or a marker's paper (a card's or a
     marker's colours are no giant)."""
@@ -308,8 +339,9 @@ def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
     grid = np.zeros((i1 - i0 + 1, j1 - j0 + 1), np.float64)
     for (i, j), hgt in heights.items():
         grid[i - i0, j - j0] = hgt * cube
-    # only the first stretch of each ray can meet the mountain (no higher than its top)
-    top = float(grid.max())
+    # only the first stretch of each ray can meet the mountain (no higher than its top, and the
+    # clearance over it)
+    top = float(grid.max()) + clearance
     d = camera[None, :] - points
     reach = np.clip((top - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
     t = np.linspace(0.02, 1.0, steps)
@@ -325,13 +357,15 @@ def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
 
 def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
                 layout: Layout, model: ColourModel, white: tuple[float, float, float] | None,
-                table=None, wood=None) -> list[GiantReading]:
+                table=None, wood=None, faces=None) -> list[GiantReading]:
     """The giants on the squares ``heights`` makes. ``table``: the frame's table model
     (:class:`~companion.vision.hlc.appearance.TableModel`), when known: a table square whose
     pixels the table explains holds no giant, whatever colour the table has (a grey table is not
     a white giant, its shadow is not a black one). ``wood``: (model, typical log-density) of
     the cubes' tops in this frame, when known: a cube's top whose pixels it explains holds no
-    white giant (a pale top is not a white giant)."""
+    white giant (a pale top is not a white giant). ``faces``: the frame's face models (top
+    first), when known: a point darker than the table's deepest shade can be in this light
+    (:func:`shade_floor`) is not table, whatever its chroma (a black pawn on a grey table)."""
     cands = [(c, lvl) for c, lvl in squares(heights)
              if lvl > 0 or not _off_limits(lattice.cell_centre(c), layout)]
     if not cands:
@@ -339,6 +373,7 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     blurred = cv2.GaussianBlur(image, (0, 0), 0.7)
     h, w = image.shape[:2]
     shaded = shaded_model(model)
+    floor = shade_floor(table, faces)
     pts_all = np.concatenate([_pawn_points(lattice, c, lvl, layout) for c, lvl in cands])
     px_all = view.project(pts_all).reshape(len(cands), -1, 2)
     camera = view.pose.camera_position
@@ -348,16 +383,26 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
               & (px_all[..., 1] >= 0) & (px_all[..., 1] < h - 1))
     seen_all &= inside
 
+    #: each square's points as judged: how much each agrees with each colour (NaN: not seen),
+    #: and whether it is light enough to show a hue
+    shown: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
     def judge(i: int, seen: np.ndarray) -> tuple[float, GiantReading] | None:
         """The giant square ``i`` holds, judged on the points ``seen``, and its evidence."""
         (cell, level), px = cands[i], px_all[i]
+        shown.pop(i, None)
         if seen.sum() < _MIN_POINTS:
             return None
         q = px[seen].astype(np.float32).reshape(-1, 1, 2)
         bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
         agree, lightness = agreement_lit_or_shaded(shaded, bgr, white, table)
+        full = np.full((len(px), len(shaded.names)), np.nan)
+        light = np.zeros(len(px), bool)
+        full[seen], light[seen] = agree, lightness >= DARK_L
         if table is not None:
             bare = _bare_table(bgr, table)
+            if floor is not None:
+                bare &= _features(bgr)[:, 2] >= floor
             if level == 0 and float(bare.mean()) > _MAX_TABLE_SHARE:
                 return None
             # a point the table's own model explains (a pawn on a cube shows the table behind
@@ -384,6 +429,7 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         # contradict it (two squares on one line of sight can show the same pixels; the pawn
         # that predicts more of them and fewer it does not find is what stands there)
         evidence = float(votes[k]) - _CONTRADICTION * (n - float(votes[k]))
+        shown[i] = (full, light)
         return evidence, GiantReading(name, cell, level, round(conf, 4))
 
     judged = [judge(i, seen_all[i]) for i in range(len(cands))]
@@ -399,7 +445,102 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
             if cover is not None and cover.any():
                 judged[i] = judge(i, seen_all[i] & ~cover)
         found = _best(judged)
+    judged = _duels(judged, found, cands, pts_all, shown, shaded, camera, lattice, layout, heights)
+    found = _best(judged)
     return sorted(found, key=lambda g: GIANT_COLOURS.index(g.colour))
+
+
+def _duels(judged: list, found: list[GiantReading], cands: list, pts_all: np.ndarray,
+           shown: dict[int, tuple[np.ndarray, np.ndarray]], shaded: ShadedModel, camera: np.ndarray,
+           lattice: Lattice, layout: Layout, heights: dict[tuple[int, int], int]) -> list:
+    """Each colour's square found against the other squares showing that colour on the same
+    line of sight (a pawn on a cube, and the table square behind it whose pawn would show
+    only above the cube): each pawn is also held to the other's points that fall outside its
+    own visible outline where the picture would show the mountain. A pawn standing on the
+    cube shows its colour low down, where the pawn behind it would show the cube; each such
+    point of the colour counts against the pawn that cannot show it as a point of its own that
+    does not would (:data:`_CONTRADICTION`). Where all either shows lies where the other
+    would show (a head over a tower), the picture cannot tell them apart: a tie, which
+    :func:`_best` gives to the nearer, higher square."""
+    out = list(judged)
+    index = {(c, lvl): i for i, (c, lvl) in enumerate(cands)}
+    npts = pts_all.shape[0] // max(len(cands), 1)
+    for g in found:
+        a = index.get((g.cell, g.level))
+        if a is None or a not in shown:
+            continue
+        k = shaded.names.index(g.colour)
+        rivals = [i for i, item in enumerate(judged) if item is not None and i != a
+                  and item[1].colour == g.colour and i in shown]
+        for b in rivals:
+            pa = pts_all[a * npts:(a + 1) * npts]
+            pb = pts_all[b * npts:(b + 1) * npts]
+            # points of each that the other's pawn covers in the picture
+            a_in_b = _in_outline(pa, camera, lattice, cands[b], layout, heights)
+            b_in_a = _in_outline(pb, camera, lattice, cands[a], layout, heights)
+            if not (a_in_b.any() or b_in_a.any()):
+                continue  # not on one line of sight
+            ea, ga = out[a]
+            eb, gb = out[b]
+            seen_a, seen_b = ~np.isnan(shown[a][0][:, 0]), ~np.isnan(shown[b][0][:, 0])
+            if (a_in_b | ~seen_a).all() and (b_in_a | ~seen_b).all():
+                # all either shows lies where the other would show: the picture cannot tell
+                # them apart (a head over a tower), a tie (the nearer, higher square is kept)
+                out[a], out[b] = (max(ea, eb), ga), (max(ea, eb), gb)
+                continue
+            # only where the other pawn's pixel would show the mountain: the table seen past
+            # a pawn may have any colour (a green cloth), a cube's wood has none of theirs
+            against_a = _colour_points(shown[b], k, shaded, ~b_in_a & ~_unhidden(
+                _on_table(pb, camera), camera, lattice, heights, layout.cube))
+            against_b = _colour_points(shown[a], k, shaded, ~a_in_b & ~_unhidden(
+                _on_table(pa, camera), camera, lattice, heights, layout.cube))
+            out[a] = (ea - _CONTRADICTION * against_a, ga)
+            out[b] = (eb - _CONTRADICTION * against_b, gb)
+    return out
+
+
+def _on_table(points: np.ndarray, camera: np.ndarray) -> np.ndarray:
+    """Where the lines from the camera through these points (N×3, mm) meet the table."""
+    d = points - camera[None, :]
+    t = -camera[2] / np.minimum(d[:, 2:3], -1e-6)
+    out = camera[None, :] + t * d
+    out[:, 2] = 0.0
+    return out
+
+
+def _colour_points(shown: tuple[np.ndarray, np.ndarray], k: int, shaded: ShadedModel,
+                   where: np.ndarray) -> float:
+    """How many of a square's judged points among ``where`` show colour ``k`` (summed
+    agreement; a dark point counts only for a dark colour, as :func:`colour_votes` counts)."""
+    agree, light = shown
+    use = where & ~np.isnan(agree[:, 0])
+    if k not in shaded.dark:
+        use &= light
+    return float(np.nansum(agree[use, k]))
+
+
+def _in_outline(points: np.ndarray, camera: np.ndarray, lattice: Lattice, square: tuple,
+                layout: Layout, heights: dict[tuple[int, int], int], samples: int = 12) -> np.ndarray:
+    """Which table points (N×3, mm) fall, in the picture, where a pawn standing on ``square``
+    (cell, level) would show: the line from the camera through the point, in front of it or
+    beyond, meets the pawn first where the camera sees it past the mountain read
+    (``heights``)."""
+    cell, level = square
+    cx, cy = lattice.cell_centre(cell)
+    z0 = level * layout.cube
+    z1 = z0 + layout.giant_height
+    r2 = (layout.giant_diameter / 2) ** 2
+    d = points - camera[None, :]
+    z = np.linspace(z1, z0, samples)  # from the head down: the first met from the camera
+    t = (z[None, :] - camera[2]) / np.where(np.abs(d[:, 2:3]) < 1e-6, -1e-6, d[:, 2:3])
+    x = camera[0] + t * d[:, :1]
+    y = camera[1] + t * d[:, 1:2]
+    inside = ((x - cx) ** 2 + (y - cy) ** 2) < r2
+    hit = inside.any(axis=1)
+    first = np.argmax(inside, axis=1)
+    rows = np.arange(len(points))
+    q = np.column_stack([x[rows, first], y[rows, first], z[first]])
+    return hit & _unhidden(q, camera, lattice, heights, layout.cube)
 
 
 def _best(judged: list[tuple[float, GiantReading] | None]) -> list[GiantReading]:

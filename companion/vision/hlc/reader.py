@@ -268,13 +268,13 @@ class HlcReader:
         table = ev.table
         wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
         giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white,
-                             table, wood)
+                             table, wood, ev.models)
         if giants:
             mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
                                 [(g.cell, g.level) for g in giants])
             wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
             giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
-                                 white, table, wood)
+                                 white, table, wood, ev.models)
         return mountain, giants
 
     def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],

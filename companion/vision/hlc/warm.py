@@ -259,7 +259,7 @@ def read_warm(image: np.ndarray, view: View, state: WarmState, changed: np.ndarr
     table = ev.table
     wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
     heights = heights_of(tile(mountain.search.heights)[0])
-    giants = find_giants(image, view, mountain.lattice, heights, lay, colours, white, table, wood)
+    giants = find_giants(image, view, mountain.lattice, heights, lay, colours, white, table, wood, ev.models)
     mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
     moved = (g.crop(mask) > 0) != kept
     if moved.any():
@@ -279,5 +279,5 @@ def read_warm(image: np.ndarray, view: View, state: WarmState, changed: np.ndarr
         # the giants stand on the squares the heights make (the models, and so the giants
         # found on the same heights, are those of the first look)
         giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, colours,
-                             white, table, wood)
+                             white, table, wood, ev.models)
     return mountain, giants
