@@ -104,10 +104,25 @@ _SHADOW_ACROSS = 0.15
 _SHADOW_SPREAD = 2.0
 
 
-class TableModel:
-    """The table: its chroma, at any brightness from deep shadow up to its lit brightness."""
+#: the least variance of the table's chroma model (log units × 20, squared). The table's
+#: samples vary in chroma by 0.05–0.1 of it, so ``LOOSE_FLOOR`` is what judges the table: on a
+#: wooden top whose chroma lies 1–2 units from the cubes' wood it explained most of the cubes'
+#: pixels too (seed 2024 position 7: 2 of 20 cubes found). ``TIGHT_FLOOR`` judges the table by
+#: its own spread; it is used where no shade of another colour was learned (the shade's learning
+#: and its penumbra were judged against the loose model) and where what it leaves unexplained
+#: lies, at its median, within ``WOOD_NEAR`` units of the table's chroma (the cubes on other
+#: tops lie 5 and more away, and their faces are learned off the loose model well enough), with
+#: at least ``WOOD_MIN_PIXELS`` such pixels in the full-resolution frame
+LOOSE_FLOOR, TIGHT_FLOOR = 0.5, 0.2
+WOOD_NEAR = 3.0
+WOOD_MIN_PIXELS = 400
 
-    def __init__(self, samples: np.ndarray):
+
+class TableModel:
+    """The table: its chroma, at any brightness from deep shadow up to its lit brightness.
+    ``floor``: the least variance of its chroma (:data:`LOOSE_FLOOR`, :data:`TIGHT_FLOOR`)."""
+
+    def __init__(self, samples: np.ndarray, floor: float = LOOSE_FLOOR):
         s = np.asarray(samples, dtype=np.float32).reshape(-1, 3)
         #: the shadow's chroma (a mixture fitted to the table in full shade), its chroma shift
         #: from the lit table and how much darker it is (:meth:`learn_shadow`); None when no
@@ -117,13 +132,31 @@ class TableModel:
         self.shadow_depth = 0.0
         q = np.quantile(s[:, 2], [0.25, 0.75]) if len(s) else np.zeros(2)
         self._bright_iqr = float(q[1] - q[0])
-        self.chroma = Gaussians(s[:, :2], k=3, floor=0.5)
+        self.chroma = Gaussians(s[:, :2], k=3, floor=floor)
         self.chroma_loose = Gaussians(s[:, :2], k=1, floor=0.5)
         self.chroma_loose.var = self.chroma_loose.var * 25.0 + 4.0
         self.bright_max = float(np.quantile(s[:, 2], 0.98)) if len(s) else 200.0
         self.bright_lit = float(np.median(s[:, 2])) if len(s) else 100.0
         #: below this log-density a pixel is not table-like (5 % of the table's own pixels are)
         self.typical = float(np.quantile(self.logp(s), 0.05)) if len(s) else -20.0
+
+    def centre(self) -> np.ndarray:
+        """The table's mean chroma."""
+        w = np.exp(self.chroma.logw)
+        return (self.chroma.mu * w[:, None]).sum(axis=0).astype(np.float32)
+
+    def wood_near(self, feats: np.ndarray, care: np.ndarray, scale: float = 1.0) -> bool:
+        """Whether what this model does not explain among a crop's judged pixels (``feats``,
+        ``care``; ``scale``: the crop's resolution over the frame's) lies, at its median, within
+        :data:`WOOD_NEAR` of the table's chroma: pieces of nearly the table's colour."""
+        f = feats[care > 0]
+        if len(f) == 0:
+            return False
+        out = f[self.logp(f) < self.typical - 1.0]
+        if len(out) < WOOD_MIN_PIXELS * scale * scale:
+            return False
+        d = np.hypot(*(out[:, :2] - self.centre()).T)
+        return float(np.median(d)) < WOOD_NEAR
 
     def logp(self, f: np.ndarray) -> np.ndarray:
         over = np.clip(f[..., 2] - self.bright_max, 0.0, None)
@@ -161,9 +194,7 @@ class TableModel:
         if len(f) == 0 or self.shadow is not None:
             return False
         ll = self.logp(f)
-        w = np.exp(self.chroma.logw)
-        centre = (self.chroma.mu * w[:, None]).sum(axis=0).astype(np.float32)
-        d = f[:, :2] - centre
+        d = f[:, :2] - self.centre()
         bluer = (d[:, 0] - d[:, 1]) / np.sqrt(2.0)
         cand = (f[:, 2] < self.bright_lit - 6.0) & (ll < self.typical - 1.0) & (bluer > SHADOW_MIN_SHIFT / 2)
         need = SHADOW_MIN_PIXELS * scale * scale

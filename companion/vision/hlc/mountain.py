@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.vision.camera import View
-from companion.vision.hlc.appearance import TableModel, features
+from companion.vision.hlc.appearance import TIGHT_FLOOR, TableModel, features
 from companion.vision.hlc.evidence import Evidence, line_strength
 from companion.vision.hlc.geometry import Grid
 from companion.vision.hlc.lattice import Lattice
@@ -140,10 +140,16 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
         grid = grid.at_scale(0.5)
     crop = grid.crop(image)
     care = care_mask(grid, layout, size)
-    table = TableModel(table_samples(image, view, layout, levels))
+    samples = table_samples(image, view, layout, levels)
+    table = TableModel(samples)
     feats = features(crop)
-    # a shadow of another colour than the light's (a low sun's blue shade) is table too
-    table.learn_shadow(feats, care, grid.scale)
+    # a shadow of another colour than the light's (a low sun's blue shade) is table too;
+    # where there is none, the table's chroma is judged by its own spread (a wooden top of
+    # nearly the cubes' colour is told from them)
+    if not table.learn_shadow(feats, care, grid.scale):
+        tight = TableModel(samples, floor=TIGHT_FLOOR)
+        if tight.wood_near(feats, care, grid.scale):
+            table = tight
     ev = Evidence(feats, line_strength(crop), care, table)
     search = Search(grid, ev, levels=levels)
     # first the footprint: one level everywhere the wood is (with one model for all the wood,
