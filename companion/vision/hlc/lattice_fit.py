@@ -131,6 +131,12 @@ def find_angle(image: np.ndarray, view: View, region: np.ndarray, *, samples: in
     return float(angle), min(1.0, clarity)
 
 
+def grey_log_image(image: np.ndarray) -> np.ndarray:
+    """The frame's log brightness, lightly blurred: what :func:`find_phase` aligns (float32)."""
+    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.GaussianBlur(np.log(g + 8.0), (0, 0), 0.7)
+
+
 def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], angle_deg: float,
                pitch: float, levels: int, radius: float = 140.0) -> tuple[float, float, float, float]:
     """Where the lattice lines lie along each axis, as offsets (mm, in [−pitch/2, pitch/2)) from
@@ -191,6 +197,20 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
     return ou, ov, clarity, best_total
 
 
+def refit_phase(image: np.ndarray, view: View, lattice: Lattice, anchor: tuple[float, float], *,
+                levels: int) -> tuple[Lattice, float]:
+    """``lattice`` moved to where this frame's lines lie, at its own angle and pitch (only its
+    offset is found again, :func:`find_phase`), and how far it moved (mm). The cells keep
+    their numbers: the offset moves by less than half a pitch either way."""
+    ou, ov, _, _ = find_phase(grey_log_image(image), view, anchor, lattice.angle_deg, lattice.pitch, levels)
+    ex, ey = lattice.axes
+    d = np.asarray(lattice.origin, float) - np.asarray(anchor, float)
+    half = lattice.pitch / 2
+    du = (ou - float(d @ ex) + half) % lattice.pitch - half
+    dv = (ov - float(d @ ey) + half) % lattice.pitch - half
+    origin = np.asarray(lattice.origin, float) + du * ex + dv * ey
+    return Lattice((float(origin[0]), float(origin[1])), lattice.angle_deg, lattice.pitch), math.hypot(du, dv)
+
 
 def find_lattice(image: np.ndarray, view: View, anchor: tuple[float, float], *, pitch: float = 20.0,
                  levels: int = 6, region: np.ndarray | None = None,
@@ -200,8 +220,7 @@ def find_lattice(image: np.ndarray, view: View, anchor: tuple[float, float], *, 
     cubes are rarely turned between two frames, and the angle from edge directions alone can
     start the refinement too far from it)."""
     angle, _ = find_angle(image, view, region if region is not None else np.ones(image.shape[:2], np.float32))
-    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grey_log = cv2.GaussianBlur(np.log(g + 8.0), (0, 0), 0.7)
+    grey_log = grey_log_image(image)
     # the angle from edge directions is good to about a degree; the cells' alignment settles it
     results = {}
     def at(a: float):

@@ -10,7 +10,9 @@ and only the changes the frame's changed pixels can show need to be tried again:
 2. The last reading's evidence is recomputed for the new frame with the models already fitted,
    and the height search is run again from the last height map, trying only the tower changes
    whose drawing reaches a changed block (a new cube, what it now hides, the shadow it casts).
-3. The giants, the arm check and the card (when its zone changed) are read as in a cold read.
+3. The giants, the arm check and the card (when its zone changed) are read as in a cold read
+   (a giant read unsure is looked for again on the lattice's offset found in this frame: the
+   kept lattice can be a millimetre or two off, :data:`GIANT_SURE`).
 
 :func:`read_warm` does steps 2 and 3's giants; the reader (:mod:`.reader`) keeps the state.
 
@@ -38,7 +40,7 @@ from companion.vision.hlc.evidence import line_strength
 from companion.vision.hlc.geometry import Grid
 from companion.vision.hlc.giants import GiantReading, find_giants, giant_mask
 from companion.vision.hlc.lattice import Lattice
-from companion.vision.hlc.lattice_fit import find_lattice
+from companion.vision.hlc.lattice_fit import find_lattice, refit_phase
 from companion.vision.hlc.layout import Layout
 from companion.vision.hlc.mountain import MountainReading, finish, mountain_region, refine_masked
 from companion.vision.hlc.structure import Cube, cells_of, heights_of, tile
@@ -57,6 +59,13 @@ SURE = 0.5
 #: :data:`LATTICE_MM` anywhere over the mountain's area (more than the fit's own spread of a
 #: millimetre or two), the frame is read cold
 LATTICE_CHANGES, LATTICE_MIN_CHANGES, LATTICE_MM = 0.5, 3, 3.0
+#: a giant read less sure than this on the kept lattice is looked for again on the lattice's
+#: offset found again in this frame (at the kept angle), when that moved by more than
+#: :data:`PHASE_MM` (and less than :data:`LATTICE_MM`): a lattice found from few cubes can be a
+#: millimetre or two off, and a giant half hidden behind a tower, judged on the strip of it the
+#: tower leaves, is judged on the wrong pixels (the cubes keep the kept lattice: their search
+#: runs from the last height map on it)
+GIANT_SURE, PHASE_MM = 0.9, 1.0
 #: how many times the warm height search goes over the touched towers at most (again only
 #: after a pass that took a tower down or lowered it)
 RERUN_PASSES = 3
@@ -259,7 +268,21 @@ def read_warm(image: np.ndarray, view: View, state: WarmState, changed: np.ndarr
     table = ev.table
     wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
     heights = heights_of(tile(mountain.search.heights)[0])
-    giants = find_giants(image, view, mountain.lattice, heights, lay, colours, white, table, wood, ev.models)
+    refit: list[Lattice] = []
+
+    def giants_on(heights: dict[tuple[int, int], int]) -> list[GiantReading]:
+        found = find_giants(image, view, mountain.lattice, heights, lay, colours, white, table, wood,
+                            ev.models)
+        if not any(gr.conf < GIANT_SURE for gr in found):
+            return found
+        if not refit:
+            lattice, moved_mm = refit_phase(image, view, mountain.lattice, lay.anchor_xy, levels=levels - 1)
+            refit.append(lattice if PHASE_MM < moved_mm < LATTICE_MM else mountain.lattice)
+        if refit[0] is mountain.lattice:
+            return found
+        return find_giants(image, view, refit[0], heights, lay, colours, white, table, wood, ev.models)
+
+    giants = giants_on(heights)
     mask = giant_mask(image.shape, view, mountain.lattice, giants, lay)
     moved = (g.crop(mask) > 0) != kept
     if moved.any():
@@ -278,6 +301,5 @@ def read_warm(image: np.ndarray, view: View, state: WarmState, changed: np.ndarr
     if mountain.heights != heights:
         # the giants stand on the squares the heights make (the models, and so the giants
         # found on the same heights, are those of the first look)
-        giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, colours,
-                             white, table, wood, ev.models)
+        giants = giants_on(mountain.heights)
     return mountain, giants
