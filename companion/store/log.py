@@ -85,19 +85,35 @@ class EventLog:
         try:
             self._db = sqlite3.connect(str(self.path), check_same_thread=False,
                                        isolation_level=None, timeout=10.0)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise LogError(f"{self.path} was written by a newer version (schema {row[0]})",
-                               hint="upgrade the program, or use --data-dir for a new log")
+            self._prepare()
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable event log ({exc})",
                            hint="move the file away or choose another --data-dir; "
                                 "nothing was changed") from None
+
+    def _prepare(self, attempts: int = 100) -> None:
+        """The tables and the schema's version, made once whoever opens the file first.
+
+        Another process (the dashboard, a second command, a person looking at the file) may
+        open the log at the same moment as it is created: switching a new file to WAL answers
+        "database is locked" at once, without waiting, while another connection holds it, so
+        the opening is tried again for up to about two seconds; and the version row is written
+        only if nobody wrote it yet (both openings may have found none)."""
+        for attempt in range(attempts):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.executescript(_SCHEMA)
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts - 1:
+                    raise
+                time.sleep(0.02)
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is not None and int(row[0]) > SCHEMA_VERSION:
+            raise LogError(f"{self.path} was written by a newer version (schema {row[0]})",
+                           hint="upgrade the program, or use --data-dir for a new log")
 
     @classmethod
     def in_dir(cls, data_dir: str | Path) -> "EventLog":
