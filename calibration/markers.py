@@ -226,14 +226,27 @@ def quiet_zone_pixels(image: np.ndarray, detections: Iterable[Detection],
     img = np.asarray(image)
     if img.ndim != 3 or img.shape[2] != 3:
         raise BadInput("a white reference needs a colour (BGR) image")
-    mask = np.zeros(img.shape[:2], np.uint8)
+    rings = []
     for det in detections:
         c = det.centre
-        ring_out = (c + (det.corners - c) * outer).astype(np.int32)
-        ring_in = (c + (det.corners - c) * inner).astype(np.int32)
-        cv2.fillConvexPoly(mask, ring_out, 255)
-        cv2.fillConvexPoly(mask, ring_in, 0)
-    return img[mask > 0].reshape(-1, 3)
+        rings.append(((c + (det.corners - c) * outer).astype(np.int32),
+                      (c + (det.corners - c) * inner).astype(np.int32)))
+    if not rings:
+        return np.zeros((0, 3), img.dtype)
+    # the rings are drawn on the part of the frame round them, not on a frame-size mask (whose
+    # drawing and scan cost a millisecond a frame): the same pixels, in the same order
+    h, w = img.shape[:2]
+    pts = np.concatenate([r[0] for r in rings])
+    x0, y0 = (int(v) for v in np.clip(pts.min(axis=0), 0, [w, h]))
+    x1, y1 = (int(v) + 1 for v in np.clip(pts.max(axis=0), -1, [w - 1, h - 1]))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 3), img.dtype)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    shift = np.array([x0, y0], np.int32)
+    for ring_out, ring_in in rings:
+        cv2.fillConvexPoly(mask, ring_out - shift, 255)
+        cv2.fillConvexPoly(mask, ring_in - shift, 0)
+    return img[y0:y1, x0:x1][mask > 0].reshape(-1, 3)
 
 
 def marker_white(image: np.ndarray, detections: Iterable[Detection]) -> tuple[float, float, float] | None:

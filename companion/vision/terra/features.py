@@ -454,44 +454,13 @@ def paper_colours(white: np.ndarray) -> np.ndarray:
     return out
 
 
-def _marker_white(image: np.ndarray, detections: list) -> tuple[float, float, float] | None:
-    """:func:`calibration.markers.marker_white`, the same pixels in the same order, with the
-    rings drawn on the part of the frame round the markers instead of a frame-size mask (a
-    frame-size mask and its scan cost a millisecond a frame)."""
-    from calibration.markers import marker_white
-    from companion.errors import BadInput
-    from companion.vision.colours import estimate_white
-
-    h, w = image.shape[:2]
-    rings = []
-    for det in detections:
-        c = det.centre
-        rings.append(((c + (det.corners - c) * 1.3).astype(np.int32),
-                      (c + (det.corners - c) * 1.12).astype(np.int32)))
-    pts = np.concatenate([r[0] for r in rings])
-    x0, y0 = (int(v) for v in np.clip(pts.min(axis=0), 0, [w, h]))
-    x1, y1 = (int(v) + 1 for v in np.clip(pts.max(axis=0), -1, [w - 1, h - 1]))
-    if x1 <= x0 or y1 <= y0:
-        return marker_white(image, detections)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    shift = np.array([x0, y0], np.int32)
-    for ring_out, ring_in in rings:
-        cv2.fillConvexPoly(mask, ring_out - shift, 255)
-        cv2.fillConvexPoly(mask, ring_in - shift, 0)
-    px = image[y0:y1, x0:x1][mask > 0].reshape(-1, 3)
-    if len(px) < 50:
-        return None
-    try:
-        return estimate_white(px, top_fraction=0.5)
-    except BadInput:
-        return None
-
-
 def white_reference(image: np.ndarray, detections) -> np.ndarray:
     """The white paper's colour in this frame: read off the paper around the markers seen
     (:func:`calibration.markers.marker_white`), or the brightest of the image when no marker
     offers enough paper."""
-    white = _marker_white(image, list(detections)) if detections else None
+    from calibration.markers import marker_white
+
+    white = marker_white(image, list(detections)) if detections else None
     if white is not None:
         return np.asarray(white, float)
     px = image.reshape(-1, 3)[::17].astype(float)
