@@ -282,13 +282,18 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
             cut.append(_fine_patch(image, view, area, layout))
         return cut[0]
 
-    for lu, lv, _ in find_lattices(weakest, spec, layout):
-        reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
-                                patch, inside, memo, fine)
-        readings.append(reading)
-        score = sum(c.match.explained for c in reading.cards)
-        if score > best_score + 1e-9:
-            best, best_score = reading, score
+    def try_lattices(mean: np.ndarray, weakest: np.ndarray, pooled: np.ndarray) -> None:
+        """Read the cards on each lattice these outline scores lead to, keeping the best."""
+        nonlocal best, best_score
+        for lu, lv, _ in find_lattices(weakest, spec, layout):
+            reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
+                                    patch, inside, memo, fine)
+            readings.append(reading)
+            score = sum(c.match.explained for c in reading.cards)
+            if score > best_score + 1e-9:
+                best, best_score = reading, score
+
+    try_lattices(mean, weakest, pooled)
     if not best.cards:
         # no lattice's outlines led to a card: on a table as pale as the cards' border, the
         # border hardly stands out from what lies below it, and the lattices followed the
@@ -299,13 +304,7 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
         weakest[~seen] = 0.0
         pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
         if float(weakest.max()) >= OUTLINE_MIN:
-            for lu, lv, _ in find_lattices(weakest, spec, layout):
-                reading = _read_lattice(image, view, area, layout, matcher, spec, mean, pooled, (lu, lv), ppm,
-                                        patch, inside, memo, fine)
-                readings.append(reading)
-                score = sum(c.match.explained for c in reading.cards)
-                if score > best_score + 1e-9:
-                    best, best_score = reading, score
+            try_lattices(mean, weakest, pooled)
     looked = (spec,) + tuple(x for r in readings for x in r.looked_at)
     return replace(merge_lattices(best, [r for r in readings if r is not best], layout), looked_at=looked)
 
