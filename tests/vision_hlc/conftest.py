@@ -58,3 +58,14 @@ def corpus_readings(cards) -> list[Read]:
         seen = HlcReader(camera=shot.view.camera, cards=cards).read(rendered.image)
         out.append(Read(scene, shot, rendered, seen, None if seen is None else score(seen, rendered.truth)))
     return out
+
+
+@pytest.fixture
+def opencv_one_thread():
+    """OpenCV on one thread for the test, as the benchmark reads, then as it was."""
+    import cv2
+
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    yield
+    cv2.setNumThreads(threads)

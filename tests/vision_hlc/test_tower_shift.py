@@ -11,7 +11,6 @@ reading's search is put back.
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
 from companion.synth.generate import corpus_item
@@ -22,12 +21,9 @@ from companion.vision.hlc.mountain import read_mountain
 from companion.vision.hlc.reader import HlcReader
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    yield
-    cv2.setNumThreads(threads)
+#: OpenCV on one thread, as the benchmark reads (the readings are the same; the time is not
+#: shared with the other tests running beside these)
+pytestmark = pytest.mark.usefixtures("opencv_one_thread")
 
 
 # corpus positions (seed 2024) whose towers were read a cell off: position 8 (18.7° of tilt,

@@ -11,7 +11,6 @@ other tops the loose floor judges the table as before.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -22,12 +21,9 @@ from companion.vision.hlc.appearance import LOOSE_FLOOR, TIGHT_FLOOR, TableModel
 from companion.vision.hlc.reader import HlcReader
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    yield
-    cv2.setNumThreads(threads)
+#: OpenCV on one thread, as the benchmark reads (the readings are the same; the time is not
+#: shared with the other tests running beside these)
+pytestmark = pytest.mark.usefixtures("opencv_one_thread")
 
 
 def test_wood_a_little_off_the_tables_colour_is_not_table():

@@ -41,3 +41,21 @@ def _colours(tilt: float):
 def reader_for(tilt: float) -> NainsReader:
     layout = TableLayout(DEFAULT_ZONES.table_layout().markers, measured=True)
     return NainsReader(camera=view_at(tilt).camera, layout=layout, colours=_colours(tilt))
+
+
+def read_corpus_item(seed: int, index: int, hand_probability: float = 0.2):
+    """The reader corpus's table ``index`` of ``seed`` (as `companion bench vision_nains`
+    draws it), read cold by a reader set up as a user would: the buildings read and the truth's,
+    each as ``{(zone, building, level): (colour, shape)}``, and the shot."""
+    from companion.synth.nains.corpus import _built
+    from companion.synth.nains.generate import NainsRanges, corpus_item
+    from companion.synth.nains.photo import photograph
+    from companion.vision.nains.reader import observation_of
+
+    scene, shot = corpus_item(seed, index, NainsRanges(), hand_probability=hand_probability)
+    photo = photograph(scene, shot)
+    zones = scene.zones
+    reader = NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
+                         zones=zones, colours=learn_colours(scene, shot))
+    read = _built(observation_of(reader.read_all(photo.image)))
+    return read, _built(photo.truth.observation), shot

@@ -11,22 +11,11 @@ long block, a red cube, a violet cube) had its top cube read as a cylinder.
 
 from __future__ import annotations
 
-from calibration.boards import TableLayout
-from companion.synth.nains.colour_shot import learn_colours
-from companion.synth.nains.corpus import _built
-from companion.synth.nains.generate import NainsRanges, corpus_item
-from companion.synth.nains.photo import photograph
-from companion.vision.nains.reader import NainsReader, observation_of
+from tests.vision_nains.conftest import read_corpus_item
 
 
 def test_a_cube_on_a_building_is_read_as_a_cube_not_a_cylinder():
-    scene, shot = corpus_item(21, 1, NainsRanges(), hand_probability=0.2)
-    photo = photograph(scene, shot)
-    zones = scene.zones
-    reader = NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
-                         zones=zones, colours=learn_colours(scene, shot))
-    read = _built(observation_of(reader.read_all(photo.image)))
-    truth = _built(photo.truth.observation)
+    read, truth, _ = read_corpus_item(21, 1)
     building = {k: v for k, v in truth.items() if k[:2] == ("player:grey", 0)}
     assert building == {("player:grey", 0, 0): ("orange", "long"), ("player:grey", 0, 1): ("red", "cube"),
                         ("player:grey", 0, 2): ("violet", "cube")}

@@ -10,23 +10,12 @@ the rule, 25 stones stood on bare slots.
 
 from __future__ import annotations
 
-from calibration.boards import TableLayout
-from companion.synth.nains.colour_shot import learn_colours
-from companion.synth.nains.corpus import _built
-from companion.synth.nains.generate import NainsRanges, corpus_item
-from companion.synth.nains.photo import photograph
-from companion.vision.nains.reader import NainsReader, observation_of
+from tests.vision_nains.conftest import read_corpus_item
 
 
 def test_a_low_suns_shadows_on_bare_slots_are_not_read_as_buildings():
-    scene, shot = corpus_item(21, 10, NainsRanges(), hand_probability=0.2)
+    read, truth, shot = read_corpus_item(21, 10)
     assert shot.light.name == "low-sun" and shot.view.pose.tilt_deg < 6
-    photo = photograph(scene, shot)
-    zones = scene.zones
-    reader = NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
-                         zones=zones, colours=learn_colours(scene, shot))
-    read = _built(observation_of(reader.read_all(photo.image)))
-    truth = _built(photo.truth.observation)
     built_slots = {k[:2] for k in truth}
     on_bare = [k for k in read if k[:2] not in built_slots]
     # a few stones on bare slots are left (their shadows do show a colour); 25 before the rule
