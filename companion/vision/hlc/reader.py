@@ -26,6 +26,7 @@ frame cold, from itself alone; ``warm=False`` reads every frame cold.
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,23 @@ class Diagnostics:
     card: Any = None
     timings: dict[str, float] = field(default_factory=dict)
     message: str = ""
+
+
+def _kept(state: WarmState | None) -> WarmState | None:
+    """A copy of the last still moment that a warm reading of ``state`` cannot change. The
+    lattice's projections (``Grid``) and the raster's drawn pieces depend on the lattice alone and
+    are only ever added to, so they are shared: a whole copy takes 80–120 ms, this one a few."""
+    if state is None:
+        return None
+    search = state.mountain.search
+    shared: dict[int, Any] = {}
+    for obj in (state.mountain.grid, search.grid, search.raster.grid, state.view):
+        shared[id(obj)] = obj
+    for name in ("_tops", "_sides", "_sprites"):
+        cache = getattr(search.raster, name, None)
+        if cache is not None:
+            shared[id(cache)] = cache
+    return copy.deepcopy(state, shared)
 
 
 def check_image(image: Any) -> np.ndarray:
@@ -151,6 +169,18 @@ class HlcReader:
     def forget(self) -> None:
         """Read the next frame cold (the table was moved, the game restarted)."""
         self._warm = None
+
+    def memory(self) -> tuple:
+        """What reading a frame changes in this reader (the last still moment, the lattice's
+        angle, the hand detector's picture of the band, the diagnostics), for the referee loop
+        to put back when a reading it made early is dropped (:mod:`companion.runtime.memory`).
+        A warm reading works on the last still moment's mountain in place, so that is copied
+        (:func:`_kept`); the rest is replaced by a reading, never changed, and is kept as is."""
+        return _kept(self._warm), self.last_angle, self.hand_detector.reference, self.last
+
+    def recall(self, memory: tuple) -> None:
+        """Back to what :meth:`memory` returned: the readings since are forgotten."""
+        self._warm, self.last_angle, self.hand_detector.reference, self.last = memory
 
     # ------------------------------------------------------------------------ reading
     def read(self, frame: Frame | np.ndarray, view: View | None = None) -> Observation | None:
