@@ -23,6 +23,7 @@ the referee knows the lower stones from the history.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -86,40 +87,64 @@ class StackReading:
 
 def _inside(xy: np.ndarray, stone: Stone, grow: float = 0.0) -> np.ndarray:
     """Whether points (… × 2) lie within the footprint of ``stone`` (grown by ``grow`` mm)."""
-    a = np.radians(stone.yaw)
+    c, s = _trig(stone.yaw)
     d = xy - np.array([stone.x, stone.y])
-    u = d[..., 0] * np.cos(a) + d[..., 1] * np.sin(a)
-    v = -d[..., 0] * np.sin(a) + d[..., 1] * np.cos(a)
+    u = d[..., 0] * c + d[..., 1] * s
+    v = -d[..., 0] * s + d[..., 1] * c
     if stone.shape == "cylinder":
         return u * u + v * v <= (10.0 + grow) ** 2
     hx, hy = HALF[stone.shape]
     return (np.abs(u) <= hx + grow) & (np.abs(v) <= hy + grow)
 
 
-def _visible(fitter: Fitter, stone: Stone, level: int, above: tuple[Stone, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """A stone's sample points at ``level`` (table mm) and which of them the camera sees past
-    the stones ``above`` it (the part of its top the next stone sits on, and whatever an upper
-    stone hides when it overhangs)."""
+_TRIG: dict = {}
+
+
+def _trig(yaw_deg: float) -> tuple[np.float64, np.float64]:
+    """The cosine and sine of a turn (degrees), kept: stones turn a few ways in a search."""
+    hit = _TRIG.get(yaw_deg)
+    if hit is None:
+        a = np.radians(yaw_deg)
+        hit = (np.cos(a), np.sin(a))
+        if len(_TRIG) < 100000:
+            _TRIG[yaw_deg] = hit
+    return hit
+
+
+def _facing(fitter: Fitter, stone: Stone, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """A stone's sample points at ``level`` (table mm) and how much each counts with nothing
+    on the stone (:func:`~companion.vision.nains.fitting.facing`)."""
     S = samples(stone.shape)
     pose = np.array([[stone.x, stone.y, level * STONE_MM, stone.yaw]])
     X = fitter._place(S.face_pts, pose)[0]
     N = fitter._place(S.face_normal, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
+    return X, facing(N, fitter.C - X)
+
+
+def _hidden_by(fitter: Fitter, S, X: np.ndarray, level: int, j: int, up: Stone) -> np.ndarray:
+    """Which of a stone's points ``X`` (at ``level``) the stone ``up`` standing ``j`` stones
+    above the next one hides: the part of its top the next stone sits on, and whatever an
+    upper stone hides when it overhangs."""
     C = fitter.C
-    visible = facing(N, C - X)
-    z0 = (level + 1) * STONE_MM
-    for j, up in enumerate(above[:OCCLUDERS]):
-        if j == 0:
-            top = S.face_top & (np.abs(X[:, 2] - z0) < 0.5)
-            visible = visible * ~(top & _inside(X[:, :2], up))
-        lo = (level + 1 + j) * STONE_MM
-        hi = lo + stone_height(up.shape)
-        for z in (lo + 0.5, (lo + hi) / 2, hi):
-            t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
-            xy = X[:, :2] + (C[:2] - X[:, :2]) * t[:, None]
-            visible = visible * ~((X[:, 2] < z - 0.5) & _inside(xy, up))
-        if not visible.any():
-            break
-    return X, visible
+    if j == 0:
+        z0 = (level + 1) * STONE_MM
+        top = S.face_top & (np.abs(X[:, 2] - z0) < 0.5)
+        hide = top & _inside(X[:, :2], up)
+    else:
+        hide = np.zeros(len(X), bool)
+    lo = (level + 1 + j) * STONE_MM
+    return hide | _behind(C, X, up, lo)
+
+
+def _behind(C: np.ndarray, X: np.ndarray, up: Stone, lo: float, margin: float = 0.0) -> np.ndarray:
+    """Which points ``X`` the stone ``up`` standing at height ``lo`` hides from the camera at
+    ``C``: those below it whose line of sight crosses its footprint (grown by ``margin``) at
+    its foot, its middle or its top."""
+    hi = lo + stone_height(up.shape)
+    z = np.array([lo + 0.5, (lo + hi) / 2, hi])[:, None]
+    t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
+    xy = X[:, :2] + (C[:2] - X[:, :2]) * t[..., None]
+    return ((X[:, 2] < z - 0.5) & _inside(xy, up, margin)).any(axis=0)
 
 
 class _Levels:
@@ -132,66 +157,104 @@ class _Levels:
         #: whether faces turned one way on different stones must be lit alike (see
         #: :func:`_lit_alike`; not in a tower of cubes alone, see :func:`fit_stack`)
         self.lit_alike = lit_alike
+        #: each stone's evidence and its flat faces as the picture lights them (see
+        #: :meth:`level`, :meth:`faces`), by the stone, its level and the stones on it
         self.cache: dict = {}
-        #: each stone's flat faces as the picture lights them (see :meth:`faces`)
-        self.lit: dict = {}
+        #: whole stacks' scores (:func:`stack_score`) and the ring terms of their ends
+        #: (:func:`_ring`), kept: the search scores a stack again (its best place, its shape
+        #: confidence) and fills in many stacks under one top stone
+        self.stacks: dict = {}
+        self.rings: dict = {}
+        #: what a stone shows whatever stands on it (:meth:`_stone`), what each stone above
+        #: hides of it (:func:`_hidden_by`), a roof's ridge (:func:`ridge`)
+        self.stones: dict = {}
+        self.hidden: dict = {}
+        self.ridges: dict = {}
 
     def level(self, stone: Stone, level: int, above: tuple[Stone, ...]):
-        key = (stone, level, above[:2])
+        return self._level(stone, level, above[:OCCLUDERS], not above)[0]
+
+    def _level(self, stone: Stone, level: int, above: tuple[Stone, ...], bare: bool):
+        """:meth:`level` and :meth:`faces` of a stone under the stones ``above`` (the
+        :data:`OCCLUDERS` next ones; ``bare``: none at all)."""
+        key = (stone, level, above)
         hit = self.cache.get(key)
         if hit is not None:
             return hit
-        X, vis = _visible(self.fitter, stone, level, above)
+        X, vis0, vals, L, S = self._stone(stone, level)
+        hide = None
+        for j, up in enumerate(above):
+            hkey = (stone, level, j, up)
+            m = self.hidden.get(hkey)
+            if m is None:
+                m = self.hidden[hkey] = _hidden_by(self.fitter, S, X, level, j, up)
+            hide = m if hide is None else hide | m
+        vis = vis0 if hide is None else vis0 * ~hide
         n = float(vis.sum())
         faces: tuple[tuple[np.ndarray, float, float], ...] = ()
         if n < 0.5:
             out = (self.cls[0], LEVEL_COST, 0.0, 0.0, 0.0)
         else:
             keep = vis > 0
-            Xv, wv = X[keep], vis[keep]
-            base = self.fitter._index(Xv, 0)
-            off = len(self.fitter.table) - 1
-            cols = np.asarray(self.cls + ([self.fitter.dark] if self.fitter.dark is not None else []))
-            vals = self.fitter.table[np.where(base == off, off, base[None, :] + cols[:, None])]
-            if self.fitter.dark is not None:
-                # a side turned from the light can be too dark to show any colour: such a point
-                # is weak evidence for every colour, never evidence against the stone
-                vals = np.maximum(vals[:-1], vals[-1:] - SHADOW_DOUBT)
-            m = (vals * wv).sum(axis=1) / wv.sum()
-            uneven, faces = self._uneven(stone, Xv, wv, keep)
+            wv = vis[keep]
+            m = (vals[:, keep] * wv).sum(axis=1) / wv.sum()
+            uneven, faces = self._uneven(stone, None if L is None else L[keep], wv, keep)
             m = m - SHADE_WEIGHT * uneven
-            if stone.shape == "roof" and not above:
-                m = m - ROOF_DOUBT * (ridge(self.fitter, stone, level) < RIDGE_LEVEL)
+            if stone.shape == "roof" and bare:
+                r = self.ridges.get((stone, level))
+                if r is None:
+                    r = self.ridges[(stone, level)] = ridge(self.fitter, stone, level)
+                m = m - ROOF_DOUBT * (r < RIDGE_LEVEL)
             order = np.argsort(-m)
             b = int(order[0])
             margin = float(m[b] - m[order[1]]) if len(m) > 1 else 9.0
             out = (self.cls[b], float(m[b]), margin, n / len(vis), n)
-        self.cache[key] = out
-        self.lit[key] = faces
-        return out
+        hit = self.cache[key] = (out, faces)
+        return hit
+
+    def _stone(self, stone: Stone, level: int):
+        """What a stone at ``level`` shows whatever stands on it: its sample points, how much
+        each counts (:func:`_facing`), each colour class's evidence at each point (a point too
+        dark to show a colour weak evidence for every colour) and the picture's lightness
+        there."""
+        key = (stone, level)
+        hit = self.stones.get(key)
+        if hit is not None:
+            return hit
+        fitter = self.fitter
+        S = samples(stone.shape)
+        X, vis0 = _facing(fitter, stone, level)
+        base = fitter._index(X, 0)
+        off = len(fitter.table) - 1
+        cols = np.asarray(self.cls + ([fitter.dark] if fitter.dark is not None else []))
+        vals = fitter.table[np.where(base == off, off, base[None, :] + cols[:, None])]
+        if fitter.dark is not None:
+            # a side turned from the light can be too dark to show any colour: such a point
+            # is weak evidence for every colour, never evidence against the stone
+            vals = np.maximum(vals[:-1], vals[-1:] - SHADOW_DOUBT)
+        L = None
+        if fitter.L is not None:
+            pix = np.where(base == off, len(fitter.L) - 1, base // fitter.stride)
+            L = fitter.L[pix]
+        hit = self.stones[key] = (X, vis0, vals, L, S)
+        return hit
 
     def faces(self, stone: Stone, level: int, above: tuple[Stone, ...]
               ) -> tuple[tuple[np.ndarray, float, float], ...]:
         """The flat faces of a stone (as :meth:`level` saw them) that show enough points: each
         face's outward normal, its points' weight and their mean lightness; and, last, the
         weight they all share (what a stone's unevenness is divided by)."""
-        key = (stone, level, above[:2])
-        if key not in self.lit:
-            self.level(stone, level, above)
-        return self.lit[key]
+        return self._level(stone, level, above[:OCCLUDERS], not above)[1]
 
-    def _uneven(self, stone: Stone, Xv: np.ndarray, wv: np.ndarray, keep: np.ndarray
+    def _uneven(self, stone: Stone, L: np.ndarray | None, wv: np.ndarray, keep: np.ndarray
                 ) -> tuple[float, tuple[tuple[np.ndarray, float, float], ...]]:
         """How unevenly lit the stone's flat faces look (0 without the picture's lightness): a
         face is evenly lit, so a shape that puts an edge inside one of its faces (a stack of
         short stones laid over a long block lying towards the camera) is wrong. Also each
-        face's normal, weight and mean lightness, for :func:`_lit_alike`."""
-        if self.fitter.L is None:
+        face's normal, weight and mean lightness, for :func:`_lit_alike`. ``L``: the
+        lightness at the points seen, ``wv`` their weights, ``keep`` which they are."""
+        if L is None:
             return 0.0, ()
-        kk = self.fitter.stride
-        idx = self.fitter._index(Xv, 0)
-        pix = np.where(idx == len(self.fitter.table) - 1, len(self.fitter.L) - 1, idx // kk)
-        L = self.fitter.L[pix]
         S = samples(stone.shape)
         groups = S.face_group[keep]
         normals = S.face_normal[keep]
@@ -199,7 +262,7 @@ class _Levels:
         rot = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
         total, weight = 0.0, 0.0
         faces = []
-        for g in np.unique(groups):
+        for g in _groups(stone.shape):
             sel = groups == g
             if sel.sum() < 3:
                 continue
@@ -211,6 +274,12 @@ class _Levels:
             normal = rot @ normals[sel].mean(axis=0)
             faces.append((normal / max(float(np.linalg.norm(normal)), 1e-9), sw, mu))
         return total / max(weight, 1e-9) / SHADE_SIGMA ** 2, tuple(faces)
+
+
+@lru_cache(maxsize=None)
+def _groups(shape: str) -> tuple[int, ...]:
+    """The flat faces' groups of a shape's sample points, in order."""
+    return tuple(int(g) for g in np.unique(samples(shape).face_group))
 
 
 #: two faces whose normals' cosine is at least this face the same way (:func:`_lit_alike`)
@@ -248,17 +317,28 @@ def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
     ``base``: the total, and for each stone its best colour class, its mean log-posterior for
     it, the margin over the next colour, and the share of its points the camera sees."""
     levels = levels or _Levels(fitter, colour_classes)
+    key = (tuple(stones), background, base)
+    hit = levels.stacks.get(key)
+    if hit is None:
+        hit = levels.stacks[key] = _stack_score(fitter, stones, levels, background, base)
+    total, chosen, means, margins, seen = hit
+    return total, list(chosen), list(means), list(margins), list(seen)
+
+
+def _stack_score(fitter: Fitter, stones: list[Stone], levels: "_Levels", background: int, base: int
+                 ) -> tuple[float, tuple[int, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     total = 0.0
     chosen, means, margins, seen, counts = [], [], [], [], []
     faces, owner = [], []
     for k, stone in enumerate(stones):
-        c, m, g, share, n = levels.level(stone, base + k, tuple(stones[k + 1:]))
+        (c, m, g, share, n), lit = levels._level(stone, base + k, tuple(stones[k + 1:k + 1 + OCCLUDERS]),
+                                                 k == len(stones) - 1)
         chosen.append(c)
         means.append(m)
         margins.append(g)
         seen.append(share)
         counts.append(n)
-        for f in levels.faces(stone, base + k, tuple(stones[k + 1:])):
+        for f in lit:
             faces.append(f)
             owner.append(k)
     unlike = _lit_alike(faces, chosen, owner, len(stones)) if levels.lit_alike else np.zeros(len(stones))
@@ -269,37 +349,56 @@ def stack_score(fitter: Fitter, stones: list[Stone], colour_classes: list[int],
         # camera cannot see at all is not free: nothing shows it is there
         w = min(1.0, counts[k] / 12.0)
         total += w * (means[k] - LEVEL_COST) - (1.0 - w) * HIDDEN_COST
-    total += _ring(fitter, stones, background, chosen[-1] if chosen else background, base)
-    return total, chosen, means, margins, seen
+    total += _ring(fitter, stones, background, chosen[-1] if chosen else background, base, levels)
+    return total, tuple(chosen), tuple(means), tuple(margins), tuple(seen)
 
 
-def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, base: int = 0) -> float:
+def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, base: int = 0,
+          levels: "_Levels | None" = None) -> float:
     """Past the top stone's far edge (and across): anything but the top stone's colour; around
     the foot, on the camera's side and across: the table. A stack too tall, or too far, puts a
-    stone where the camera sees past it."""
+    stone where the camera sees past it. (Each end's term depends on that stone, its level,
+    whether it is the top or the foot, and for the foot the stones over it: ``levels`` keeps
+    them.)"""
     if not stones:
         return 0.0
     out = 0.0
     ends = [(len(stones) - 1, stones[-1])] if base else [(0, stones[0]), (len(stones) - 1, stones[-1])]
     for k, stone in ends:
-        S = samples(stone.shape)
-        pose = np.array([[stone.x, stone.y, (base + k) * STONE_MM, stone.yaw]])
-        X = fitter._place(S.ring_pts, pose)[0]
-        D = fitter._place(S.ring_dir, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
-        u = np.array([stone.x, stone.y]) - fitter.C[:2]
-        u = u / max(float(np.linalg.norm(u)), 1e-9)
-        along = D[:, :2] @ u
         top = k == len(stones) - 1
-        past = S.ring_top | (_eaves(stone.shape) & (along > 0.3))
-        keep = (past & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
-        if top and k == 0 and not base:
-            keep = keep | (~S.ring_top & (along < 0.3))
-        if k == 0 and len(stones) > 1:  # the foot's ring, where no upper stone hides it
-            keep &= ~_hidden(fitter, X, stones[1:], base + 1)
-        if keep.any():
-            cls = np.where(past[keep] & top, -10 - top_class, background)
-            out += float(fitter.values(X[keep], cls).mean())
+        foot = k == 0 and not base
+        over = tuple(stones[1:]) if k == 0 and len(stones) > 1 else ()
+        key = (stone, base + k, top, foot, top_class if top else None, background, over)
+        term = levels.rings.get(key) if levels is not None else None
+        if term is None:
+            term = _ring_end(fitter, stone, base + k, top, foot, top_class, background, over)
+            if levels is not None:
+                levels.rings[key] = term
+        out += term
     return out
+
+
+def _ring_end(fitter: Fitter, stone: Stone, level: int, top: bool, foot: bool, top_class: int,
+              background: int, over: tuple[Stone, ...]) -> float:
+    """One end's term of :func:`_ring`: the ring of ``stone`` at ``level``, the top's (past its
+    far edge) and/or the foot's (``foot``), less what the stones ``over`` the foot hide."""
+    S = samples(stone.shape)
+    pose = np.array([[stone.x, stone.y, level * STONE_MM, stone.yaw]])
+    X = fitter._place(S.ring_pts, pose)[0]
+    D = fitter._place(S.ring_dir, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
+    u = np.array([stone.x, stone.y]) - fitter.C[:2]
+    u = u / max(float(np.linalg.norm(u)), 1e-9)
+    along = D[:, :2] @ u
+    past = S.ring_top | (_eaves(stone.shape) & (along > 0.3))
+    keep = (past & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
+    if top and foot:
+        keep = keep | (~S.ring_top & (along < 0.3))
+    if over:  # the foot's ring, where no upper stone hides it
+        keep &= ~_hidden(fitter, X, list(over), level + 1)
+    if keep.any():
+        cls = np.where(past[keep] & top, -10 - top_class, background)
+        return float(fitter.values(X[keep], cls).mean())
+    return 0.0
 
 
 #: what a stone face's worth of the picture showing a stone, and left out by a stack, costs it
@@ -687,15 +786,9 @@ HIDE_MARGIN_MM = 1.5
 def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> np.ndarray:
     """Which points ``X`` the stones (from ``level`` up) hide from the camera, or lie too close
     to their outline in the picture to show what is past them."""
-    C = fitter.C
     out = np.zeros(len(X), bool)
     for j, up in enumerate(stones):
-        lo = (level + j) * STONE_MM
-        hi = lo + stone_height(up.shape)
-        for z in (lo + 0.5, (lo + hi) / 2, hi):
-            t = (z - X[:, 2]) / np.maximum(C[2] - X[:, 2], 1e-6)
-            xy = X[:, :2] + (C[:2] - X[:, :2]) * t[:, None]
-            out |= (X[:, 2] < z - 0.5) & _inside(xy, up, HIDE_MARGIN_MM)
+        out |= _behind(fitter.C, X, up, (level + j) * STONE_MM, HIDE_MARGIN_MM)
     return out
 
 
