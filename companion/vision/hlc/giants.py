@@ -160,6 +160,14 @@ def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> tuple[np.ndarray, 
     colour's posterior, lit or in any shade (its variants' posteriors summed), lowered as
     :meth:`ColourModel.classify` lowers it for a pixel far from every colour; and each pixel's
     L* (white-referenced)."""
+    agree, lightness, _ = _agreement_d2(shaded, bgr, white)
+    return agree, lightness
+
+
+def _agreement_d2(shaded: ShadedModel, bgr: np.ndarray, white
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`agreement`, and each pixel's squared distance to the nearest colour variant
+    (:func:`_nearest_d2`, from the same distances)."""
     feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
     diff = feats[:, None, :] - shaded.mu[None, :, :]
     d2 = np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff)
@@ -167,9 +175,14 @@ def agreement(shaded: ShadedModel, bgr: np.ndarray, white) -> tuple[np.ndarray, 
     loglik -= loglik.max(axis=1, keepdims=True)
     post = np.exp(loglik)
     post /= post.sum(axis=1, keepdims=True)
-    out = post @ np.eye(len(shaded.names))[shaded.base]
-    far = np.clip(np.sqrt(d2.min(axis=1)) - OUTLIER_START, 0.0, None)
-    return out * np.exp(-0.5 * far * far)[:, None], feats[:, 0]
+    # each colour's variants' posteriors summed in order (as a product with the 0/1 matrix of
+    # variants to colours sums them; without the threads a large product would start)
+    out = np.zeros((len(post), len(shaded.names)))
+    for k, b in enumerate(shaded.base):
+        out[:, b] += post[:, k]
+    nearest = d2.min(axis=1)
+    far = np.clip(np.sqrt(nearest) - OUTLIER_START, 0.0, None)
+    return out * np.exp(-0.5 * far * far)[:, None], feats[:, 0], nearest
 
 
 def relit(bgr: np.ndarray, table) -> np.ndarray | None:
@@ -191,13 +204,11 @@ def agreement_lit_or_shaded(shaded: ShadedModel, bgr: np.ndarray, white, table
     """:func:`agreement`, each pixel read as it is or re-lit out of the table's learned shade
     (:func:`relit`), whichever a colour of the model explains better: a pawn in a tower's
     shadow, or its side turned from a low sun, is lit by the sky alone."""
-    agree, lightness = agreement(shaded, bgr, white)
+    agree, lightness, near = _agreement_d2(shaded, bgr, white)
     lit = relit(bgr, table)
     if lit is None:
         return agree, lightness
-    agree2, lightness2 = agreement(shaded, lit, white)
-    near = _nearest_d2(shaded, bgr, white)
-    near2 = _nearest_d2(shaded, lit, white)
+    agree2, lightness2, near2 = _agreement_d2(shaded, lit, white)
     use = near2 < near
     return np.where(use[:, None], agree2, agree), np.where(use, lightness2, lightness)
 
@@ -262,6 +273,41 @@ def _pawn_points(lattice: Lattice, cell: tuple[int, int], level: int, layout: La
         for a in np.linspace(0, 2 * math.pi, 8, endpoint=False):
             pts.append([centre[0] + r * math.cos(a), centre[1] + r * math.sin(a), z0 + f * hgt])
     return np.array(pts)
+
+
+#: the directions of a ring's points (as :func:`_pawn_points` turns them)
+_RING_COS = np.array([math.cos(a) for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)])
+_RING_SIN = np.array([math.sin(a) for a in np.linspace(0, 2 * math.pi, 8, endpoint=False)])
+
+
+def _pawn_points_all(lattice: Lattice, squares: list[tuple[tuple[int, int], int]], layout: Layout
+                     ) -> np.ndarray:
+    """:func:`_pawn_points` of every square, one after the other (N·40×3), computed at once:
+    the same points, the same arithmetic."""
+    n = len(squares)
+    centres = lattice.to_table(np.array([[c[0] + 0.5, c[1] + 0.5] for c, _ in squares], np.float64))
+    z0 = np.array([lvl * layout.cube for _, lvl in squares], np.float64)
+    hgt = layout.giant_height
+    r = layout.giant_diameter / 2 * 0.55
+    axis = np.empty((n, len(_AXIS), 3))
+    axis[:, :, 0] = centres[:, :1]
+    axis[:, :, 1] = centres[:, 1:]
+    axis[:, :, 2] = z0[:, None] + np.array([f * hgt for f in _AXIS])[None, :]
+    rings = np.empty((n, len(_RINGS), len(_RING_COS), 3))
+    rings[:, :, :, 0] = (centres[:, 0, None] + r * _RING_COS[None, :])[:, None, :]
+    rings[:, :, :, 1] = (centres[:, 1, None] + r * _RING_SIN[None, :])[:, None, :]
+    rings[:, :, :, 2] = (z0[:, None] + np.array([f * hgt for f in _RINGS])[None, :])[:, :, None]
+    return np.concatenate([axis, rings.reshape(n, -1, 3)], axis=1).reshape(-1, 3)
+
+
+def _sample(image: np.ndarray, q: np.ndarray, rows: int = 32000) -> np.ndarray:
+    """The pixels (N×3) of ``image`` at the points ``q`` (N×1×2 float32), bilinear; in runs of
+    at most ``rows`` points (OpenCV's remap takes fewer than 32767 rows)."""
+    if len(q) == 0:
+        return np.zeros((0, 3), image.dtype)
+    parts = [cv2.remap(image, q[k:k + rows, :, 0], q[k:k + rows, :, 1], cv2.INTER_LINEAR).reshape(-1, 3)
+             for k in range(0, len(q), rows)]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def _features(bgr: np.ndarray) -> np.ndarray:
@@ -374,7 +420,7 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     h, w = image.shape[:2]
     shaded = shaded_model(model)
     floor = shade_floor(table, faces)
-    pts_all = np.concatenate([_pawn_points(lattice, c, lvl, layout) for c, lvl in cands])
+    pts_all = _pawn_points_all(lattice, cands, layout)
     px_all = view.project(pts_all).reshape(len(cands), -1, 2)
     camera = view.pose.camera_position
     seen_all = _unhidden(pts_all, camera, lattice, heights, layout.cube,
@@ -382,6 +428,28 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     inside = ((px_all[..., 0] >= 0) & (px_all[..., 0] < w - 1)
               & (px_all[..., 1] >= 0) & (px_all[..., 1] < h - 1))
     seen_all &= inside
+    # every point any square can be judged on, read and named once (a point's colour, its
+    # agreement and whether the table explains it are its own: judged alone or with others,
+    # the same values); the squares then pick their points
+    npts = px_all.shape[1]
+    at = seen_all.reshape(-1)
+    q = px_all.reshape(-1, 2)[at].astype(np.float32).reshape(-1, 1, 2)
+    bgr_at = _sample(blurred, q)
+    agree_at, lightness_at = agreement_lit_or_shaded(shaded, bgr_at, white, table)
+    bgr_sq = np.zeros((len(cands) * npts, 3), bgr_at.dtype)
+    agree_sq = np.zeros((len(cands) * npts, agree_at.shape[1]), agree_at.dtype)
+    lightness_sq = np.zeros(len(cands) * npts, lightness_at.dtype)
+    bgr_sq[at], agree_sq[at], lightness_sq[at] = bgr_at, agree_at, lightness_at
+    bgr_sq = bgr_sq.reshape(len(cands), npts, 3)
+    agree_sq = agree_sq.reshape(len(cands), npts, -1)
+    lightness_sq = lightness_sq.reshape(len(cands), npts)
+    if table is not None:
+        bare_at = _bare_table(bgr_at, table)
+        if floor is not None:
+            bare_at &= _features(bgr_at)[:, 2] >= floor
+        bare_sq = np.zeros(len(cands) * npts, bool)
+        bare_sq[at] = bare_at
+        bare_sq = bare_sq.reshape(len(cands), npts)
 
     #: each square's points as judged: how much each agrees with each colour (NaN: not seen),
     #: and whether it is light enough to show a hue
@@ -393,16 +461,12 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         shown.pop(i, None)
         if seen.sum() < _MIN_POINTS:
             return None
-        q = px[seen].astype(np.float32).reshape(-1, 1, 2)
-        bgr = cv2.remap(blurred, q[..., 0], q[..., 1], cv2.INTER_LINEAR).reshape(-1, 3)
-        agree, lightness = agreement_lit_or_shaded(shaded, bgr, white, table)
+        bgr, agree, lightness = bgr_sq[i][seen], agree_sq[i][seen], lightness_sq[i][seen]
         full = np.full((len(px), len(shaded.names)), np.nan)
         light = np.zeros(len(px), bool)
         full[seen], light[seen] = agree, lightness >= DARK_L
         if table is not None:
-            bare = _bare_table(bgr, table)
-            if floor is not None:
-                bare &= _features(bgr)[:, 2] >= floor
+            bare = bare_sq[i][seen]
             if level == 0 and float(bare.mean()) > _MAX_TABLE_SHARE:
                 return None
             # a point the table's own model explains (a pawn on a cube shows the table behind
