@@ -20,6 +20,12 @@ Two things a board of towers never shows and an arm does:
   game stands (:func:`table_crossing`, run once the heights are read so that towers leaning
   over the band are left out): unlike it in colour or brightness, or smooth where the table is
   grained (an arm as orange as the wood under a warm lamp).
+* **a body on the table reaching from the board out towards the player.** The same comparison
+  with the table, over the table from the paper's edge to 220 mm out (:func:`reaching_body`):
+  a region unlike the table at least 20 mm wide, from the paper out 150 mm or to the frame's
+  edge, over 7000 mm². It sees the arms whose crossing of the band breaks into short stretches
+  (skin nearly the table's colour, a hand at the band's corner, the band hidden by what is
+  read under the arm): unlike the table by little, but all the way out.
 
 Any one is enough. The first needs no history (a single photograph), but only sees a palm or a
 forearm lying over the grid; the second needs the table seen still once before, and sees any
@@ -53,17 +59,21 @@ MIN_SMOOTH_SQUARES = 2.0
 class HandCheck:
     """Why a frame was (or was not) taken for a hand frame: the largest smooth patch over the
     grid (squares) and the largest change since the last still frame no tower read explains
-    (squares), and the longest stretch of the table round the board that is not table (mm)."""
+    (squares), the longest stretch of the table round the board that is not table (mm), and the
+    largest body unlike the table reaching from the board out across it (mm²)."""
 
     smooth_squares: float
     changed_squares: float = 0.0
     #: the longest stretch of the table round the board unlike the table (mm, :func:`table_crossing`)
     table_run_mm: float = 0.0
+    #: the largest body unlike the table reaching from the board out across it (mm²,
+    #: :func:`reaching_body`)
+    body_mm2: float = 0.0
 
     @property
     def hand(self) -> bool:
         return (self.smooth_squares >= MIN_SMOOTH_SQUARES or self.changed_squares >= MIN_CHANGE_SQUARES
-                or self.table_run_mm >= MIN_ARM_RUN_MM)
+                or self.table_run_mm >= MIN_ARM_RUN_MM or self.body_mm2 >= MIN_BODY_MM2)
 
 
 def _poly_mask(shape: tuple[int, int], poly: np.ndarray) -> np.ndarray:
@@ -285,3 +295,147 @@ def towers_mask(shape: tuple[int, int], geo: BoardGeometry, heights: np.ndarray,
     if pad_px > 0:
         mask = cv2.dilate(mask, np.ones((2 * pad_px + 1, 2 * pad_px + 1), np.uint8))
     return mask
+
+
+# ------------------------------------------------------------------ the arm's body on the table
+#: the table round the board looked at for an arm's body: from this far beyond the printed board
+#: (mm; the paper's margin and 6 mm more) ...
+BODY_FROM_MM = PAPER_MARGIN_MM + 6.0
+#: ... to this far beyond it (mm)
+BODY_TO_MM = 220.0
+#: a table pixel this unlike the table (the band's anomaly, at a quarter of the frame's
+#: resolution, blurred 3×3) may be part of an arm's body. Low: skin over a table of nearly its
+#: colour differs by 2–3 along most of its length (a wrist over blurred grain, arms benchmark
+#: seed 33 frame 7, by under 2 in places); what keeps the table out is the body's shape. On 190
+#: corpus frames without an arm (the first 40 of seeds 8–11, 30 daylight frames of seed 8) the
+#: bodies this unlike the table cover up to 6000 mm² out on the table, or 2900 mm² at the
+#: paper's edge, never both, down to 1.2
+BODY_ANOMALY = 1.8
+#: thinner than this (mm) is not an arm (an opening with a disc this wide): wood grain, a
+#: tower's thin shadow, the outline of the paper
+BODY_WIDTH_MM = 20.0
+#: an arm's body reaches within this (mm) of the board's paper (it is over the board) ...
+BODY_NEAR_MM = 15.0
+#: ... and this far out (mm) from it, or the frame's edge: a player reaches in from outside
+BODY_REACH_MM = 150.0
+#: and covers at least this much table (mm²; a forearm 60 mm wide over 150 mm is 9000). On the
+#: arms benchmark (seeds 31, 33, 35, 37) the bodies of the arms the other checks missed cover
+#: 9600–44000 mm²
+MIN_BODY_MM2 = 7000.0
+
+
+def _rect_loop(d: float, n: int = 24) -> np.ndarray:
+    """The rectangle ``d`` mm beyond the printed board (board mm, z = 0), ``n`` points a side
+    (the lens bends its sides)."""
+    x0, y0, x1, y1 = BOARD.extent_mm
+    c = np.array([[x0 - d, y0 - d], [x1 + d, y0 - d], [x1 + d, y1 + d], [x0 - d, y1 + d]])
+    t = np.arange(n)[:, None] / n
+    pts = np.concatenate([a + (b - a) * t for a, b in zip(c, np.roll(c, -1, axis=0))])
+    return np.column_stack([pts, np.zeros(len(pts))])
+
+
+#: the four loops :func:`reaching_body` draws (the paper's edge, the near zone's, the reach's,
+#: the outer edge), stacked for one projection
+_BODY_LOOPS = np.stack([_rect_loop(d) for d in (BODY_FROM_MM, BODY_FROM_MM + BODY_NEAR_MM,
+                                                BODY_FROM_MM + BODY_REACH_MM, BODY_TO_MM)])
+
+
+def reaching_body(image: np.ndarray, geo: BoardGeometry, markers: tuple = (),
+                  leaning: np.ndarray | None = None, scale: int = 4) -> float:
+    """The table covered (mm²) by the largest body unlike the table that reaches from the
+    board's paper out across the table (:data:`BODY_NEAR_MM`, :data:`BODY_REACH_MM`): an arm
+    over the board, seen on the table between the board and the player, where the table band
+    alone misses it (skin of nearly the table's colour breaks its crossing into short
+    stretches; a hand at the band's corner; the band hidden by what is read under the arm).
+
+    Each table pixel (a quarter of the frame's resolution) is compared with the table round the
+    board as the band is (colour, brightness, grain; darker and of the table's colour or bluer
+    is the table in a shadow, allowed). ``markers``: detections whose paper is left out;
+    ``leaning``: frame pixels towers read cover (not table)."""
+    h, w = image.shape[:2]
+    loops = geo.project(_BODY_LOOPS)
+    if not np.isfinite(loops).all():
+        return 0.0
+    lo = np.clip(np.floor(loops[3].min(axis=0)), 0, [w, h]).astype(int) // scale * scale
+    hi = np.clip(np.ceil(loops[3].max(axis=0)), 0, [w, h]).astype(int) // scale * scale
+    if hi[0] - lo[0] < 16 * scale or hi[1] - lo[1] < 16 * scale:
+        return 0.0
+    sw, sh = (hi[0] - lo[0]) // scale, (hi[1] - lo[1]) // scale
+    # the mean of each scale × scale block: halvings by bilinear interpolation, each the mean
+    # of 2 × 2 pixels (INTER_AREA's result to rounding, in a third of its time)
+    small = image[lo[1]:hi[1], lo[0]:hi[0]]
+    f = scale
+    while f > 1 and f % 2 == 0:
+        f //= 2
+        small = cv2.resize(small, (sw * f, sh * f), interpolation=cv2.INTER_LINEAR)
+    if f > 1:
+        small = cv2.resize(small, (sw, sh), interpolation=cv2.INTER_AREA)
+    org = lo.astype(float)
+
+    def fill(p: np.ndarray) -> np.ndarray:
+        m = np.zeros((sh, sw), np.uint8)
+        cv2.fillPoly(m, [np.round((p - org) / scale * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+        return m
+
+    inner, near, reach, outer = (fill(p) for p in loops)
+    sel = outer & (1 - inner)
+    for d in markers:
+        c = np.asarray(d.corners, float)
+        cc = c.mean(axis=0)
+        q = (cc + (c - cc) * 1.6 - org) / scale
+        cv2.fillConvexPoly(sel, np.round(q).astype(np.int32), 0)
+    if leaning is not None:  # every scale-th pixel: the towers' boxes are padded already
+        sel &= 1 - leaning[lo[1]:hi[1]:scale, lo[0]:hi[0]:scale][:sh, :sw]
+    on = sel > 0
+    if np.count_nonzero(on) < 200:
+        return 0.0
+    lg = cv2.log(small.astype(np.float32) + 4.0)
+    bl, gl, rl = cv2.split(lg)
+    b = (bl + gl + rl) * (band._SCALE / 3.0)
+    f0 = bl * band._SCALE - b
+    f1 = rl * band._SCALE - b
+    local = cv2.blur(b, (3, 3))
+    tex = cv2.sqrt(np.maximum(cv2.blur(b * b, (3, 3)) - local * local, 0.0))
+    # the table's look from about 2000 of its pixels, evenly spread
+    pick = np.flatnonzero(on)
+    pick = pick[::max(1, len(pick) // 2000)]
+    stats = np.stack([f0.ravel()[pick], f1.ravel()[pick], b.ravel()[pick], tex.ravel()[pick]], axis=1)
+    med = np.median(stats, axis=0)
+    spread = np.maximum(np.median(np.abs(stats - med), axis=0) * 1.4826, [0.6, 0.6, 2.0, 0.4])
+    d0, d1 = f0 - np.float32(med[0]), f1 - np.float32(med[1])
+    off = cv2.magnitude(d0, d1)
+    z_chroma = cv2.magnitude(d0 * np.float32(0.8 / spread[0]), d1 * np.float32(0.8 / spread[1]))
+    bright_hi = float(np.quantile(stats[:, 2], 0.97))
+    lit = np.maximum(b - np.float32(bright_hi), np.float32(med[2] - 10.0) - b)  # too bright or dark
+    z = np.maximum(z_chroma, lit * np.float32(1.0 / spread[2]))
+    if med[3] > 1.0:  # a smooth stretch of a grained table
+        z = np.maximum(z, (np.float32(med[3]) - tex) * np.float32(0.8 / spread[3]))
+    # the table in a shadow: darker, of its colour or bluer (the room's ambient light); there
+    # only the colour off the table's-to-blue line counts, and much darkness
+    bluer = (d0 > 0) & (d1 < 0) & (off < SHADOW_BLUE) & (np.abs(d0 + d1) < 0.5 * off)
+    shadow = (b < med[2] - 6.0) & ((off < SHADOW_CHROMA) | bluer)
+    if med[3] > 1.0:
+        shadow &= tex > 0.5 * med[3]
+    off_line = np.abs(d0 + d1) * np.float32(0.8 / np.sqrt(2.0) / spread[0])
+    z_shadow = np.maximum(np.where(bluer, off_line, z_chroma / 3.0),
+                          (np.float32(med[2] - 45.0) - b) * np.float32(1.0 / spread[2]))
+    z = cv2.blur(np.where(shadow, z_shadow, z).astype(np.float32), (3, 3))
+    ppm = geo.px_per_mm(0.0) / scale
+    body = ((z > BODY_ANOMALY) & on).astype(np.uint8)
+    k = max(1, int(round(BODY_WIDTH_MM * ppm)))
+    if k > 1:
+        body = cv2.morphologyEx(body, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if not cv2.countNonZero(body & near):
+        return 0.0  # the usual case: nothing unlike the table at the paper's edge
+    n, lab, st, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    close = np.bincount(lab[near > 0], minlength=n) > 0
+    far = np.bincount(lab[reach == 0], minlength=n) > 0
+    for side, at in ((lab[:, 0], lo[0] <= 0), (lab[:, -1], hi[0] >= w - scale),
+                     (lab[0, :], lo[1] <= 0), (lab[-1, :], hi[1] >= h - scale)):
+        if at:  # the frame's edge: the arm comes from beyond it
+            far[side] = True
+    out = np.flatnonzero(close & far)
+    out = out[out > 0]
+    if not len(out):
+        return 0.0
+    return float(st[out, cv2.CC_STAT_AREA].max()) / ppm ** 2

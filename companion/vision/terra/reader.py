@@ -160,6 +160,10 @@ class TerraReader:
         table = hands.table_crossing(image, geo, leaning)
         if table.hand:
             return Reading(located, hands.HandCheck(first.smooth_squares, table_run_mm=table.run_mm), heights)
+        body = hands.reaching_body(image, geo, located.detections, leaning)
+        if body >= hands.MIN_BODY_MM2:
+            return Reading(located, hands.HandCheck(first.smooth_squares, table_run_mm=table.run_mm,
+                                                    body_mm2=body), heights)
         ref = self._reference
         anchor = geo.project(np.array([[0.0, 0.0, 0.0], [270.0, 270.0, 0.0]]))
         same = ref is not None and np.max(np.abs(anchor - ref[2])) <= MOVED_PX
@@ -167,7 +171,7 @@ class TerraReader:
         if same:
             assert ref is not None
             changed = hands.unexplained_change(smp.grey, ref[0], geo, smp.origin, ref[1], heights.heights)
-        second = hands.HandCheck(first.smooth_squares, changed, table.run_mm)
+        second = hands.HandCheck(first.smooth_squares, changed, table.run_mm, body)
         if second.hand:
             self._streak = self._streak + 1 if second.changed_squares >= hands.MIN_CHANGE_SQUARES \
                 and first.smooth_squares < hands.MIN_SMOOTH_SQUARES else 0
