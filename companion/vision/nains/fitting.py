@@ -238,13 +238,18 @@ class Fitter:
         return np.stack([(Y[..., 0] - pl.rect.x0) * pl.ppm - 0.5, (pl.rect.y1 - Y[..., 1]) * pl.ppm - 0.5], axis=-1)
 
     def _index(self, X: np.ndarray, cls: np.ndarray) -> np.ndarray:
+        pix, inside = self._pixels(X)
+        return np.where(inside, pix + self._column(cls), len(self.table) - 1)
+
+    def _pixels(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where table points (… × 3) fall in the flat table (the first column of their
+        picture pixel's row), and whether they fall in the picture at all."""
         C, pl = self.C, self.plane
         t = (C[2] - pl.z) / np.maximum(C[2] - X[..., 2], 1e-6)
         ix = np.rint((C[0] + (X[..., 0] - C[0]) * t - pl.rect.x0) * pl.ppm - 0.5).astype(np.int64)
         iy = np.rint((pl.rect.y1 - C[1] - (X[..., 1] - C[1]) * t) * pl.ppm - 0.5).astype(np.int64)
         inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
-        idx = (iy * self.w + ix) * self.stride + self._column(cls)
-        return np.where(inside, idx, len(self.table) - 1)
+        return (iy * self.w + ix) * self.stride, inside
 
     def _column(self, cls: np.ndarray | int) -> np.ndarray | int:
         """The column of the flat table a class code reads (see :meth:`__init__`)."""

@@ -114,11 +114,19 @@ def _trig(yaw_deg: float) -> tuple[np.float64, np.float64]:
 def _facing(fitter: Fitter, stone: Stone, level: int) -> tuple[np.ndarray, np.ndarray]:
     """A stone's sample points at ``level`` (table mm) and how much each counts with nothing
     on the stone (:func:`~companion.vision.nains.fitting.facing`)."""
-    S = samples(stone.shape)
-    pose = np.array([[stone.x, stone.y, level * STONE_MM, stone.yaw]])
-    X = fitter._place(S.face_pts, pose)[0]
-    N = fitter._place(S.face_normal, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
+    X = _turned(stone.shape, "face_pts", stone.yaw) + np.array([stone.x, stone.y, level * STONE_MM])
+    N = _turned(stone.shape, "face_normal", stone.yaw)
     return X, facing(N, fitter.C - X)
+
+
+@lru_cache(maxsize=8192)
+def _turned(shape: str, which: str, yaw: float) -> np.ndarray:
+    """A shape's sample points (or their directions), ``which`` of its
+    :class:`~companion.vision.nains.fitting.Samples`, turned ``yaw`` degrees about its base
+    centre: a search tries a stone at many places turned a few ways (read only)."""
+    out = Fitter._place(getattr(samples(shape), which), np.array([[0.0, 0.0, 0.0, yaw]]))[0]
+    out.flags.writeable = False
+    return out
 
 
 def _hidden_by(fitter: Fitter, S, X: np.ndarray, level: int, j: int, up: Stone) -> np.ndarray:
@@ -170,6 +178,12 @@ class _Levels:
         self.stones: dict = {}
         self.hidden: dict = {}
         self.ridges: dict = {}
+        #: a flat face's normal turned as its stone (:meth:`_uneven_flat`)
+        self.normals: dict = {}
+        #: a stone's ring points (:func:`_ring_points`) and what each stone over it hides of
+        #: them (:func:`_ring_end`)
+        self.rings_at: dict = {}
+        self.ring_hidden: dict = {}
 
     def level(self, stone: Stone, level: int, above: tuple[Stone, ...]):
         return self._level(stone, level, above[:OCCLUDERS], not above)[0]
@@ -210,6 +224,14 @@ class _Levels:
             margin = float(m[b] - m[order[1]]) if len(m) > 1 else 9.0
             out = (self.cls[b], float(m[b]), margin, n / len(vis), n)
         hit = self.cache[key] = (out, faces)
+        return hit
+
+    def ring_points(self, stone: Stone, level: int):
+        """:func:`_ring_points`, kept."""
+        key = (stone, level)
+        hit = self.rings_at.get(key)
+        if hit is None:
+            hit = self.rings_at[key] = _ring_points(self.fitter, stone, level)
         return hit
 
     def _stone(self, stone: Stone, level: int):
@@ -257,6 +279,8 @@ class _Levels:
             return 0.0, ()
         S = samples(stone.shape)
         groups = S.face_group[keep]
+        if stone.shape != "cylinder":
+            return self._uneven_flat(stone, S, L, wv, keep, groups)
         normals = S.face_normal[keep]
         a = np.radians(stone.yaw)
         rot = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
@@ -273,6 +297,35 @@ class _Levels:
             weight += sw
             normal = rot @ normals[sel].mean(axis=0)
             faces.append((normal / max(float(np.linalg.norm(normal)), 1e-9), sw, mu))
+        return total / max(weight, 1e-9) / SHADE_SIGMA ** 2, tuple(faces)
+
+    def _uneven_flat(self, stone: Stone, S, L: np.ndarray, wv: np.ndarray, keep: np.ndarray,
+                     groups: np.ndarray) -> tuple[float, tuple[tuple[np.ndarray, float, float], ...]]:
+        """:meth:`_uneven` for a shape whose faces are flat, one face to a group, its points in
+        the order of their groups (all but the cylinder): each group's points seen are a run of
+        the points seen, all with one normal."""
+        gs = _groups(stone.shape)
+        ends = np.searchsorted(groups, gs, side="right").tolist()
+        starts = np.searchsorted(groups, gs, side="left").tolist()
+        total, weight = 0.0, 0.0
+        faces = []
+        for g, a, b in zip(gs, starts, ends):
+            if b - a < 3:
+                continue
+            w = wv[a:b]
+            Lg = L[a:b]
+            sw = float(w.sum())
+            mu = float((Lg * w).sum() / sw)
+            total += float((w * (Lg - mu) ** 2).sum())
+            weight += sw
+            nkey = (stone.shape, g, b - a, stone.yaw)
+            normal = self.normals.get(nkey)
+            if normal is None:
+                c, s = np.cos(np.radians(stone.yaw)), np.sin(np.radians(stone.yaw))
+                rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+                normal = rot @ S.face_normal[keep][a:b].mean(axis=0)
+                normal = self.normals[nkey] = normal / max(float(np.linalg.norm(normal)), 1e-9)
+            faces.append((normal, sw, mu))
         return total / max(weight, 1e-9) / SHADE_SIGMA ** 2, tuple(faces)
 
 
@@ -371,7 +424,7 @@ def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, 
         key = (stone, base + k, top, foot, top_class if top else None, background, over)
         term = levels.rings.get(key) if levels is not None else None
         if term is None:
-            term = _ring_end(fitter, stone, base + k, top, foot, top_class, background, over)
+            term = _ring_end(fitter, stone, base + k, top, foot, top_class, background, over, levels)
             if levels is not None:
                 levels.rings[key] = term
         out += term
@@ -379,26 +432,44 @@ def _ring(fitter: Fitter, stones: list[Stone], background: int, top_class: int, 
 
 
 def _ring_end(fitter: Fitter, stone: Stone, level: int, top: bool, foot: bool, top_class: int,
-              background: int, over: tuple[Stone, ...]) -> float:
+              background: int, over: tuple[Stone, ...], levels: "_Levels | None" = None) -> float:
     """One end's term of :func:`_ring`: the ring of ``stone`` at ``level``, the top's (past its
     far edge) and/or the foot's (``foot``), less what the stones ``over`` the foot hide."""
-    S = samples(stone.shape)
-    pose = np.array([[stone.x, stone.y, level * STONE_MM, stone.yaw]])
-    X = fitter._place(S.ring_pts, pose)[0]
-    D = fitter._place(S.ring_dir, np.array([[0.0, 0.0, 0.0, stone.yaw]]))[0]
-    u = np.array([stone.x, stone.y]) - fitter.C[:2]
-    u = u / max(float(np.linalg.norm(u)), 1e-9)
-    along = D[:, :2] @ u
-    past = S.ring_top | (_eaves(stone.shape) & (along > 0.3))
+    X, along, past, S, pix, inside = (levels.ring_points(stone, level) if levels is not None
+                                      else _ring_points(fitter, stone, level))
     keep = (past & (along > -0.3)) if top else (~S.ring_top & (along < 0.3))
     if top and foot:
         keep = keep | (~S.ring_top & (along < 0.3))
     if over:  # the foot's ring, where no upper stone hides it
-        keep &= ~_hidden(fitter, X, list(over), level + 1)
+        hide = None
+        for j, up in enumerate(over):
+            key = (stone, level, j, up)
+            m = levels.ring_hidden.get(key) if levels is not None else None
+            if m is None:
+                m = _behind(fitter.C, X, up, (level + 1 + j) * STONE_MM, HIDE_MARGIN_MM)
+                if levels is not None:
+                    levels.ring_hidden[key] = m
+            hide = m if hide is None else hide | m
+        keep &= ~hide
     if keep.any():
         cls = np.where(past[keep] & top, -10 - top_class, background)
-        return float(fitter.values(X[keep], cls).mean())
+        idx = np.where(inside[keep], pix[keep] + fitter._column(cls), len(fitter.table) - 1)
+        return float(fitter.table[idx].mean())
     return 0.0
+
+
+def _ring_points(fitter: Fitter, stone: Stone, level: int):
+    """A stone's ring points at ``level``, how far each one's outward direction runs away from
+    the camera, which show what lies past its top, and where they fall in the picture."""
+    S = samples(stone.shape)
+    X = _turned(stone.shape, "ring_pts", stone.yaw) + np.array([stone.x, stone.y, level * STONE_MM])
+    D = _turned(stone.shape, "ring_dir", stone.yaw)
+    u = np.array([stone.x, stone.y]) - fitter.C[:2]
+    u = u / max(float(np.linalg.norm(u)), 1e-9)
+    along = D[:, :2] @ u
+    past = S.ring_top | (_eaves(stone.shape) & (along > 0.3))
+    pix, inside = fitter._pixels(X)
+    return X, along, past, S, pix, inside
 
 
 #: what a stone face's worth of the picture showing a stone, and left out by a stack, costs it
@@ -618,13 +689,21 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     x0, y0, square = foot
     offs = np.arange(-span, span + 1e-9, 3.0)
     gx, gy = np.meshgrid(x0 + offs, y0 + offs, indexing="ij")
+    # every height of a shape and turn scored at once (the same places one level up each)
+    m = gx.size
+    scored = {}
+    for shape in shapes:
+        for turn in TURNS[shape]:
+            poses = np.column_stack([np.tile(gx.ravel(), max_levels), np.tile(gy.ravel(), max_levels),
+                                     np.repeat(np.arange(max_levels) * STONE_MM, m),
+                                     np.full(m * max_levels, square + turn)])
+            scored[shape, turn] = (poses, fitter.score_colours(shape, poses, colour_classes).max(axis=1))
     found = []
     for n in range(1, max_levels + 1):
         for shape in shapes:
             for turn in TURNS[shape]:
-                poses = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, (n - 1) * STONE_MM),
-                                         np.full(gx.size, square + turn)])
-                sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
+                poses, sc = scored[shape, turn]
+                poses, sc = poses[(n - 1) * m:n * m], sc[(n - 1) * m:n * m]
                 k = int(np.argmax(sc))
                 found.append((float(sc[k]), n, shape, turn, poses[k]))
     found.sort(key=lambda t: -t[0])
@@ -781,15 +860,6 @@ def _nudges(level: int, shape: str, yaw: float) -> list[tuple[float, float]]:
 #: taken as hidden by it: blur mixes the two there, and a tall stack's top leans out over the
 #: ring around its foot by about that much
 HIDE_MARGIN_MM = 1.5
-
-
-def _hidden(fitter: Fitter, X: np.ndarray, stones: list[Stone], level: int) -> np.ndarray:
-    """Which points ``X`` the stones (from ``level`` up) hide from the camera, or lie too close
-    to their outline in the picture to show what is past them."""
-    out = np.zeros(len(X), bool)
-    for j, up in enumerate(stones):
-        out |= _behind(fitter.C, X, up, (level + j) * STONE_MM, HIDE_MARGIN_MM)
-    return out
 
 
 def ridge(fitter: Fitter, stone: Stone, level: int) -> float:
