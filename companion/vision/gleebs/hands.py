@@ -111,11 +111,11 @@ def unexplained(rect: Rectifier, labels: np.ndarray, ink: np.ndarray, explained:
 
 
 def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: BoardSpec,
-              shift: float) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+              shift: float) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each grid line's contrast every millimetre (lines × samples), read ``shift`` mm beside
     where the line is printed (0: on it; elsewhere: blank paper, how much contrast noise alone
-    makes), which samples can be judged (in the picture, no stack standing there), and how
-    bright the paper beside the line is."""
+    makes), which samples can be judged (in the picture, no stack standing there), how bright
+    the paper beside the line is, and how bright its lighter side is."""
     s = spec.square_mm
     ts = np.arange(3.0, spec.width_mm - 2.9, 1.0)  # clear of the crossing border lines
     across = np.array([-3.0, -2.5, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0])
@@ -144,10 +144,12 @@ def _contrast(rect: Rectifier, grey: np.ndarray, explained: np.ndarray, spec: Bo
     covered = np.any(explained[iy, ix] > 0, axis=2)
     line = vals[:, :, near].min(axis=2)
     paper = np.maximum(np.median(vals[:, :, far], axis=2), 1.0)
+    lighter = np.maximum(np.median(vals[:, :, far & (across < 0)], axis=2),
+                         np.median(vals[:, :, far & (across > 0)], axis=2))
     contrast = (paper - line) / paper
     kernel = np.ones(5) / 5
     contrast = np.stack([np.convolve(c, kernel, mode="same") for c in contrast])
-    return kinds, contrast, inside & ~covered, paper
+    return kinds, contrast, inside & ~covered, paper, lighter
 
 
 def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
@@ -160,13 +162,15 @@ def hidden_lines(rect: Rectifier, grey: np.ndarray, explained: np.ndarray,
     is printed, the paper's the middle of the readings beyond 2 mm. The same reading on blank
     paper beside each line says how much of that is noise; lines too faint to stand well above
     it in this frame (a far camera, heavy blur) are not judged."""
-    kinds, contrast, usable, paper = _contrast(rect, grey, explained, spec, 0.0)
-    _, null, null_ok, _ = _contrast(rect, grey, explained, spec, spec.square_mm / 4)
+    kinds, contrast, usable, paper, lighter = _contrast(rect, grey, explained, spec, 0.0)
+    _, null, null_ok, _, _ = _contrast(rect, grey, explained, spec, spec.square_mm / 4)
     # where the paper beside a line is as bright as the lit sheet, nothing covers the line: a
     # faint line lost in an overexposed sheet is not a hand (a hand, a sleeve or its shadow
-    # never reads as bright as lit paper)
+    # never reads as bright as lit paper). One side is enough: a hand over a line covers the
+    # paper on both sides of it, while a stack's dark foot or a shadow's edge beside a line
+    # darkens one side and dims its contrast (two hand-free frames of the bench read a hand)
     lit = float(np.percentile(paper[usable], 90)) if usable.any() else 255.0
-    darkened = usable & (paper < LIT_SHARE * lit)
+    darkened = usable & (lighter < LIT_SHARE * lit)
     pooled_null = null[null_ok]
     if len(pooled_null) < 20:
         return 0.0, 0.0
