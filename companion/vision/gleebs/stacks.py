@@ -67,6 +67,8 @@ SIZE_MARGIN = 0.15
 #: black taking at least this share of what is seen along the axis near a coloured top's apex is
 #: that pyramid's faces in shade, never a lower pyramid, which the top covers there
 FACE_SHARE = 0.12
+#: how far a black top's patch is taken to reach into the blend round it (mm)
+BLEND_MM = 1.0
 #: the fewest pixels of a patch worth reading (at the plane's resolution)
 MIN_PIXELS = 25
 #: a stack reaches at most this high (three pyramids turned against each other)
@@ -194,6 +196,23 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     return SquareFit(sizes[j // n], float(YAWS[j % n]), x[j, :2].copy(), float(cost[j]), costs)
 
 
+def _band_px(ink: np.ndarray, rect: Rectifier, spec: BoardSpec) -> int:
+    """How many plane pixels across a grid line's band of print is (the printed line widened by
+    the camera's blur), measured on the inner line x = one square, half a square up."""
+    p = rect.to_px(np.array([[spec.square_mm, spec.square_mm / 2]]))[0]
+    u, v = int(round(p[0])), int(round(p[1]))
+    if not (0 <= v < ink.shape[0] and 0 <= u < ink.shape[1]) or not ink[v, u]:
+        return max(2, int(round(2.0 * rect.ppm)))
+    row = ink[v]
+    a = u
+    while a > 0 and row[a - 1]:
+        a -= 1
+    b = u
+    while b + 1 < len(row) and row[b + 1]:
+        b += 1
+    return b - a + 1
+
+
 class StackReader:
     """Reads the stacks of one labelled plane picture."""
 
@@ -218,6 +237,15 @@ class StackReader:
         r = max(2, int(round(2.0 * rect.ppm)))
         closed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (r, r)))
         fg = fg | (closed & ink)
+        # a black pyramid lying across a grid line reads black on both sides of the line's band
+        # (the line, widened by the blur, is wider than the gap closed above): bridge the band
+        # straight across, where black shows on both sides of it, so the part beyond the line
+        # (a leaning apex) stays part of the silhouette
+        k = _band_px(ink, rect, spec) + 2
+        black = ((labels == BLACK) & (ink == 0)).astype(np.uint8)
+        across = (cv2.morphologyEx(black, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+                  | cv2.morphologyEx(black, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (1, k))))
+        fg = fg | (across & ink & (labels == BLACK))
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
         self.fg = fg
         # what joins a stack's pieces: mixed pixels where two colours meet read "other"
@@ -399,7 +427,15 @@ class StackReader:
         if len(smaller) == 1 or int(top_mask.sum()) >= ONE_COLOUR_SHARE * int(in_blob.sum()):
             # one colour over (nearly) the whole outline: the top is the outline's pyramid
             return self._single(top_colour, b0, bottom, purity)
-        measured = self._support(top_mask, off, c0, hidden)
+        edge = top_mask
+        if top_label == BLACK:
+            # black against a colour blurs into a band of neither (read "other"), wider than
+            # between two colours; the top's edge lies in its middle: half of it is the top's
+            # (without it a black medium on a larger pyramid fits as a small one)
+            g = max(1, int(round(BLEND_MM * self.rect.ppm)))
+            grown = cv2.dilate(top_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+            edge = top_mask | (grown & (labs == OTHER))
+        measured = self._support(edge, off, c0, hidden)
         if measured is None:
             return self._single(top_colour, b0, bottom, purity)
         support, open_dirs = measured
