@@ -110,6 +110,8 @@ class BoardLocator:
     camera: CameraModel | None = None
     layout: TableLayout | None = None
     _last: Located | None = field(default=None, init=False, repr=False)
+    #: whether the last search for markers looked at the full image too
+    _searched_full: bool = field(default=False, init=False, repr=False)
     _detector: object = field(default_factory=_detector, init=False, repr=False)
     _fine: tuple = field(default_factory=lambda: tuple(_detector(subpixel=True, threshold=t)
                                                        for t in FALLBACK_THRESHOLDS),
@@ -133,21 +135,33 @@ class BoardLocator:
             return Located(None, message=f"no board marker (ids 4-7) seen{what}: show the camera the "
                            "Terra Turrium board printed by `companion calibrate targets`, its "
                            "corner markers uncovered")
-        table = {i: d for i, d in found.items() if i in TABLE_MARKER_IDS}
         layout = self.layout or TableLayout.rectangle()
         out: Located | None = None
-        for _ in range(3):  # a marker that disagrees with the others (misread) is dropped
-            if camera is not None and (layout.measured or not table):
-                out = _fit_calibrated(camera, table, board, layout)
-            else:
-                out = self._fit_estimated(table, board, camera, size, layout)
-            if out.geometry is None or out.rms_px is None or out.rms_px <= OUTLIER_RMS_PX:
+        for attempt in range(2):
+            table = {i: d for i, d in found.items() if i in TABLE_MARKER_IDS}
+            board = {i: d for i, d in found.items() if i in BOARD_MARKER_IDS}
+            agreed = True
+            for _ in range(3):  # a marker that disagrees with the others (misread) is dropped
+                if camera is not None and (layout.measured or not table):
+                    out = _fit_calibrated(camera, table, board, layout)
+                else:
+                    out = self._fit_estimated(table, board, camera, size, layout)
+                if out.geometry is None or out.rms_px is None or out.rms_px <= OUTLIER_RMS_PX:
+                    break
+                agreed = False
+                worst = _worst_marker(out)
+                if worst is None or len(board) + len(table) <= 1 or (worst in board and len(board) == 1):
+                    break
+                board.pop(worst, None)
+                table.pop(worst, None)
+            # markers that disagree, all found on the half-size image: the full image may show
+            # more (far markers too small at half size), which outvote a misread corner
+            if agreed or attempt or self._searched_full:
                 break
-            worst = _worst_marker(out)
-            if worst is None or len(board) + len(table) <= 1 or (worst in board and len(board) == 1):
+            more = self._find(grey, camera, full=True)
+            if set(more) <= set(found):
                 break
-            board.pop(worst, None)
-            table.pop(worst, None)
+            found = {**more, **found}
         assert out is not None
         if out.geometry is None:
             self._last = None
@@ -217,11 +231,12 @@ class BoardLocator:
         dets = tuple(board.values()) + tuple(table.values())
         return Located(BoardGeometry(View(cam, board_pose)), markers, dets, rms, tloc.message)
 
-    def _find(self, grey: np.ndarray, camera: CameraModel | None) -> dict[int, Detection]:
+    def _find(self, grey: np.ndarray, camera: CameraModel | None, full: bool = False) -> dict[int, Detection]:
         """Markers 0–7: found on the half-size image (on the full one, with larger threshold
         offsets in turn, when no board marker shows there or too few markers in all:
-        :data:`FALLBACK_THRESHOLDS`, :data:`ENOUGH_MARKERS`), their
-        corners moved to the full image's corner points, then refined along their edges."""
+        :data:`FALLBACK_THRESHOLDS`, :data:`ENOUGH_MARKERS`; or with ``full``, on the full one
+        at least at the first offset), their corners moved to the full image's corner points,
+        then refined along their edges."""
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(half)  # type: ignore[attr-defined]
         quads: dict[int, np.ndarray] = {}
@@ -229,9 +244,11 @@ class BoardLocator:
             for c, i in zip(corners, ids.ravel()):
                 if int(i) in BOARD_MARKER_IDS or int(i) in TABLE_MARKER_IDS:
                     quads.setdefault(int(i), np.asarray(c, np.float64).reshape(4, 2) * 2.0 + 0.5)
-        for fine in self._fine:
-            if any(i in BOARD_MARKER_IDS for i in quads) and len(quads) >= ENOUGH_MARKERS:
+        self._searched_full = False
+        for k, fine in enumerate(self._fine):
+            if any(i in BOARD_MARKER_IDS for i in quads) and len(quads) >= ENOUGH_MARKERS and not (full and k == 0):
                 break
+            self._searched_full = True
             # markers too small for the half-size image, or touched by a tower: the full one
             corners, ids, _ = fine.detectMarkers(grey)  # type: ignore[attr-defined]
             if ids is not None:
