@@ -42,7 +42,9 @@ the copy is picked on the pixels where the copies differ alone (:meth:`CardMatch
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
@@ -140,6 +142,12 @@ MARK_GROW_MM = 1.0
 #: out of step with each other differ along every edge): the copies are then told apart as
 #: any two faces are
 MARK_MAX_SHARE = 0.05
+#: how many libraries' registered faces and templates are kept for the readers made from them
+#: (one per light a bench enrols under; a referee loads one)
+SHARED_LIBRARIES = 6
+#: those faces and templates: (names, face shape, digest of the faces) → (registered faces,
+#: their blur, the templates' cache)
+_SHARED: "OrderedDict[tuple, tuple[tuple[np.ndarray, ...], float, dict]]" = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -253,6 +261,10 @@ class _Faces:
     #: n × H/2 × W/2 × 3: where each face's channel was clipped at enrolment (share of its
     #: pixels), None when no face has a clipped pixel
     clipped_half: np.ndarray | None = None
+    #: what a card that shows whole is compared with, built the first time one is
+    #: (:meth:`CardMatcher._whole`): most cards read show whole (nothing on them, or a bare
+    #: lattice point refused), and the faces' pixels they are compared on are then always the same
+    whole: dict = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -279,11 +291,32 @@ class CardMatcher:
         shapes = {f.shape for f in faces}
         if len(shapes) != 1:
             raise BadInput("the enrolled faces differ in size: enrol the cards again")
-        faces = registered(faces)
-        sigma = float(np.median([edge_sigma(f) for f in faces]))
+        # the same faces enrolled (a reader made again for another camera or seat, the same
+        # library) share their registration and templates: built once, not for each reader
+        digest = hashlib.blake2b(digest_size=16)
+        for n, f in zip(names, faces):
+            digest.update(n.encode() + b"\0" + f.tobytes())
+        key = (names, faces[0].shape, digest.hexdigest())
+        shared = _SHARED.get(key)
+        if shared is None:
+            registered_faces = registered(faces)
+            shared = (registered_faces, float(np.median([edge_sigma(f) for f in registered_faces])), {})
+            _SHARED[key] = shared
+            while len(_SHARED) > SHARED_LIBRARIES:
+                _SHARED.popitem(last=False)
+        else:
+            _SHARED.move_to_end(key)
         # the cards printed alike the library records (``companion calibrate cards --twins``)
         twins = {n: d for n, d in dict(getattr(library, "twins", {}) or {}).items() if n in names}
-        return cls(names, faces, sigma, twins)
+        out = cls(names, shared[0], shared[1], twins)
+        out._cache = shared[2]
+        return out
+
+    def with_twins(self, twins: dict[str, str]) -> "CardMatcher":
+        """The same faces with other cards declared printed alike (their templates shared)."""
+        out = replace(self, twins=dict(twins))
+        out._cache = self._cache
+        return out
 
     @property
     def size(self) -> tuple[int, int]:
@@ -369,9 +402,9 @@ class CardMatcher:
             grown = cv2.dilate(clipped, np.ones((3, 3), np.uint8)).astype(np.float32)
             keep = _turned(grown, turn) < 0.5                   # (h + 2m) × (w + 2m) × 3
         # shortlist at quarter resolution, at the aligned place
-        vq = (_down(vis.astype(np.float32), 4) > 0.99).ravel()
+        vq = self._whole(t, vis, "vq", lambda: (_down(vis.astype(np.float32), 4) > 0.99).ravel())
         qv = _down(inner, 4).reshape(-1, 3)[vq]
-        tv = t.quarter.reshape(len(self.names), -1, 3)[:, vq]
+        tv = self._whole(t, vis, "quarter", lambda: t.quarter.reshape(len(self.names), -1, 3)[:, vq])
         wq = None
         if keep is not None:
             wq = (_down(keep[y0:y0 + h, x0:x0 + w].astype(np.float32), 4) > 0.99).reshape(-1, 3)[vq]
@@ -392,10 +425,21 @@ class CardMatcher:
         # decide: the blur, then the shift (half a millimetre either way), that best fit the
         # first face of the shortlist; then every shortlisted face there. Compared at half
         # resolution: the camera sees about a pixel a millimetre, finer pixels add nothing.
-        vis_h = _down(vis.astype(np.float32), 2) > 0.99
+        vis_h = self._whole(t, vis, "vis_h", lambda: _down(vis.astype(np.float32), 2) > 0.99)
         sel = vis_h.ravel()
         # the pixels the decision weighs: those the card's own edge does not blur
-        sub = (vis_h & _inner(vis.shape, DECIDE_EDGE_MM, 2)).ravel()[sel]
+        sub = self._whole(t, vis, "sub", lambda: (vis_h & _inner(vis.shape, DECIDE_EDGE_MM, 2)).ravel()[sel])
+        whole = bool(sel.all())
+
+        def drawn(bt: float, idx: Sequence[int]) -> np.ndarray:
+            """The faces ``idx`` at blur ``bt`` on the pixels the decision weighs (K × N × 3)."""
+            tb = self.templates(bt)
+            if whole:
+                got = tb.whole.get("drawn")
+                if got is None:
+                    got = tb.whole["drawn"] = tb.half.reshape(len(self.names), -1, 3)[:, sub]
+                return got[list(idx)]
+            return np.stack([tb.half[i].reshape(-1, 3)[sel] for i in idx])[:, sub]
 
         windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
 
@@ -415,36 +459,44 @@ class CardMatcher:
         def censored(bt: float, idx: Sequence[int]) -> np.ndarray | None:
             """Where the faces ``idx`` (at blur ``bt``) were clipped at enrolment, on the
             pixels the decision weighs (K × N × 3), or None when none was."""
-            c = self.templates(bt).clipped_half
+            tb = self.templates(bt)
+            c = tb.clipped_half
             if c is None or not CENSOR_CLIPPED:
                 return None
-            got = np.stack([c[i].reshape(-1, 3)[sel][sub] for i in idx]) > CLIPPED_FACE
+            if whole:
+                every = tb.whole.get("censored")
+                if every is None:
+                    every = tb.whole["censored"] = c.reshape(len(self.names), -1, 3)[:, sub] > CLIPPED_FACE
+                got = every[list(idx)]
+            else:
+                got = np.stack([c[i].reshape(-1, 3)[sel][sub] for i in idx]) > CLIPPED_FACE
             return got if got.any() else None
 
         def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray,
                    cens: np.ndarray | None = None) -> np.ndarray:
-            """How badly each face's drawing (K × N × 3) fits, away from the card's edge
-            (``cens``: where each face was clipped at enrolment, see :func:`residuals`)."""
-            return residuals(win[sub], faces[:, sub], None if wts is None else wts[sub], cens)
+            """How badly each face's drawing (K × N × 3, on the pixels the decision weighs:
+            :func:`drawn`) fits, away from the card's edge (``cens``: where each face was
+            clipped at enrolment, see :func:`residuals`)."""
+            return residuals(win[sub], faces, None if wts is None else wts[sub], cens)
 
         def place(i: int) -> tuple[float, float, int, int]:
             """(score, blur, sx, sy): the blur, then the shift, that best fit face ``i``."""
             win0, w0 = window(0, 0)
             blurs = [blur_t + extra for extra in BLUR_STEPS]
             cs = [censored(bt, [i]) for bt in blurs]
-            errs = scores(win0, w0, np.stack([self.templates(bt).half[i].reshape(-1, 3)[sel] for bt in blurs]),
+            errs = scores(win0, w0, np.concatenate([drawn(bt, [i]) for bt in blurs]),
                           None if all(c is None for c in cs) else
                           np.concatenate([c if c is not None else np.zeros((1, int(sub.sum()), 3), bool)
                                           for c in cs]))
             err0, bt = min(zip(errs.tolist(), blurs))
-            face = self.templates(bt).half[i].reshape(-1, 3)[sel]
+            face = drawn(bt, [i])[0]
             best = (err0, bt, 0, 0)
             # the eight shifts a pixel either way, compared with the face at once
             shifts = [(sx, sy) for sy in (-1, 0, 1) for sx in (-1, 0, 1) if sx or sy]
             wins = [window(sx, sy) for sx, sy in shifts]
             wts = None if keep is None else np.stack([wt[sub] for _, wt in wins])
             c = censored(bt, [i])
-            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face[sub], wts,
+            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face, wts,
                                   None if c is None else c[0])
             for (sx, sy), err in zip(shifts, errs.tolist()):
                 if err < best[0]:
@@ -457,8 +509,7 @@ class CardMatcher:
         placed = {short[0]: place(short[0])}
         _, bt, sx, sy = placed[short[0]]
         win, wts = window(sx, sy)
-        half = self.templates(bt).half
-        errs = scores(win, wts, np.stack([half[i].reshape(-1, 3)[sel] for i in short]), censored(bt, short))
+        errs = scores(win, wts, drawn(bt, short), censored(bt, short))
         designs: list[str] = []
         for e, i in sorted(zip(errs.tolist(), short)):
             d = self.twins.get(self.names[i], self.names[i])
@@ -522,7 +573,8 @@ class CardMatcher:
         """Where the copies of each design printed alike differ (their print-run mark): design →
         (the copies' indices, the mask at :data:`CANON_PPM`), for the designs whose copies
         differ by a small mark only (:data:`MARK_MAX_SHARE`)."""
-        got = self._cache.get("marks")
+        key = ("marks", tuple(sorted(self.twins.items())))
+        got = self._cache.get(key)
         if got is not None:
             return got
         groups: dict[str, list[int]] = {}
@@ -542,7 +594,7 @@ class CardMatcher:
             mask = cv2.dilate(mask.astype(np.uint8), np.ones((2 * g + 1, 2 * g + 1), np.uint8)) > 0
             if 0 < mask.mean() <= MARK_MAX_SHARE:
                 out[d] = (tuple(idx), mask)
-        self._cache["marks"] = out
+        self._cache[key] = out
         return out
 
     def _full(self, i: int, blur: float) -> np.ndarray:
@@ -607,12 +659,22 @@ class CardMatcher:
                 out.append((d, best[1]))
         return tuple(out)
 
+    def _whole(self, t: _Faces, vis: np.ndarray, name: str, make):
+        """``make()``, kept in ``t`` when the card shows whole (``vis`` all set): what depends
+        on the visible pixels alone is then the same for every such card."""
+        if not vis.all():
+            return make()
+        got = t.whole.get(name)
+        if got is None:
+            got = t.whole[name] = make()
+        return got
+
     def _align(self, light: np.ndarray, vis: np.ndarray, t: _Faces, m: int) -> tuple[float, float, int, int]:
         """How well, and with what turn (degrees) and shift (full-resolution pixels), the
         card's frame (its white border and the edge of the colour field inside it, which
         every card has) fits the cut-out where the card shows (``light``: the cut-out's
         :func:`_lightness` at half resolution)."""
-        ring = self._ring(vis)
+        ring = self._whole(t, vis, "ring", lambda: self._ring(vis))
         tmpl = np.ascontiguousarray(t.mean_half[:, :, 0])
         hm = m // 2
         best = (-np.inf, 0.0, 0, 0)
@@ -632,14 +694,19 @@ class CardMatcher:
         hm = m // 2
         faces = t.light_half if t.light_half is not None else t.half.min(axis=3)  # n × h2 × w2
         h2, w2 = faces.shape[1:3]
-        mask = _down(vis.astype(np.float32), 2)[:h2, :w2] > 0.99
+        mask = self._whole(t, vis, "face_mask", lambda: _down(vis.astype(np.float32), 2)[:h2, :w2] > 0.99)
         if mask.sum() < 50:
             return -np.inf, 0.0, 0, 0
         q = light[hm:hm + h2, hm:hm + w2][mask]
         q = q - q.mean()
-        f = faces[:, mask]
-        f = f - f.mean(axis=1, keepdims=True)
-        corr = (f @ q) / (np.linalg.norm(f, axis=1) * max(float(np.linalg.norm(q)), 1e-9) + 1e-9)
+
+        def centred() -> tuple[np.ndarray, np.ndarray]:
+            f = faces[:, mask]
+            f = f - f.mean(axis=1, keepdims=True)
+            return f, np.linalg.norm(f, axis=1)
+
+        f, f_norm = self._whole(t, vis, "faces_centred", centred)
+        corr = (f @ q) / (f_norm * max(float(np.linalg.norm(q)), 1e-9) + 1e-9)
         order = np.argsort(-corr)
         if float(corr[order[0]]) < FACE_ALIGN_HINT:
             # nothing like a face even roughly in place: a bare lattice point, not worth aligning

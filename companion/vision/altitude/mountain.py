@@ -434,10 +434,8 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
             must = support or any(s in found for s in ((k + 1, m - 1), (k + 1, m)))
             cut = PatchSpec(spec.frame, cu - half_u, cv_ - half_v, cu + half_u, cv_ + half_v, CANON_PPM)
             crops.append(cut)
-            if memo is None:
-                match = matcher.match(crop, vis, ppm, must_hold=must)
-            else:
-                match = memo.match((cu, cv_), (must,), cut, vis, lambda: matcher.match(crop, vis, ppm, must_hold=must))
+            read = fine.reader(matcher, (cu, cv_), (cw + 2 * mpx, ch + 2 * mpx), vis, ppm, must)
+            match = read() if memo is None else memo.match((cu, cv_), (must,), cut, vis, read)
             if match.name is None or match.name == BACK:
                 continue
             centre = (cu + match.shift[0], cv_ - match.shift[1])
@@ -461,14 +459,38 @@ class _FinePatch:
 
     patch: np.ndarray
     spec: PatchSpec
+    #: the cards read on it: (cut-out's corner, visible pixels, must hold) → reading. Lattices a
+    #: few millimetres apart often lead to the same cut-out of a card: it is compared once
+    readings: dict = field(default_factory=dict)
 
-    def crop(self, centre: tuple[float, float], size: tuple[int, int]) -> np.ndarray | None:
+    def _corner(self, centre: tuple[float, float], size: tuple[int, int]) -> tuple[int, int] | None:
         w, h = size
         x, y = self.spec.px_of(np.array([centre]))[0]
         x0, y0 = int(round(x - w / 2)), int(round(y - h / 2))
         if x0 < 0 or y0 < 0 or x0 + w > self.patch.shape[1] or y0 + h > self.patch.shape[0]:
             return None
-        return self.patch[y0:y0 + h, x0:x0 + w]
+        return x0, y0
+
+    def crop(self, centre: tuple[float, float], size: tuple[int, int]) -> np.ndarray | None:
+        corner = self._corner(centre, size)
+        if corner is None:
+            return None
+        x0, y0 = corner
+        return self.patch[y0:y0 + size[1], x0:x0 + size[0]]
+
+    def reader(self, matcher: CardMatcher, centre: tuple[float, float], size: tuple[int, int],
+               vis: np.ndarray, ppm: float, must: bool) -> Any:
+        """``read()``: the reading of the card cut out at ``centre`` (which must lie on the
+        patch, see :meth:`crop`), compared with the faces only the first time."""
+        corner = self._corner(centre, size)
+        key = (corner, size, np.packbits(vis).tobytes(), bool(must), float(ppm))
+
+        def read() -> Any:
+            got = self.readings.get(key)
+            if got is None:
+                got = self.readings[key] = matcher.match(self.crop(centre, size), vis, ppm, must_hold=must)
+            return got
+        return read
 
 
 def fine_spec(area: SeatArea, layout: AltitudeLayout) -> PatchSpec:

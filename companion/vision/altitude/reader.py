@@ -102,7 +102,7 @@ class AltitudeReader:
             raise BadInput("the Altitude reader needs the enrolled cards",
                            hint="run `companion calibrate cards --game altitude` first")
         if self.twins:
-            self.matcher = replace(self.matcher, twins=dict(self.twins))
+            self.matcher = self.matcher.with_twins(self.twins)
         unknown = [s for s in self.seats if s not in SEATS]
         if unknown:
             raise BadInput(f"unknown seat(s) {', '.join(unknown)}; the seats are {', '.join(SEATS)}")
