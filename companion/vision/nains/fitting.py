@@ -226,7 +226,11 @@ class Fitter:
         self.stride = 2 * k + 2
         self.table = np.concatenate([lp.astype(np.float32), nots, soft, ground.astype(np.float32)],
                                     axis=2).reshape(-1)
-        self.table = np.append(self.table, np.float32(OUTSIDE))
+        # then the value off the picture: a whole row of it, so that a point off the picture
+        # can read any column there (its last entry is the one :meth:`_index` points to)
+        self.table = np.append(self.table, np.full(self.stride, OUTSIDE, np.float32))
+        #: where a row of the flat table off the picture starts
+        self.outside_row = len(self.table) - self.stride
         self.lp = lp
         self.C = np.asarray(camera, float)
 
@@ -264,7 +268,7 @@ class Fitter:
     def values(self, X: np.ndarray, cls: np.ndarray | int) -> np.ndarray:
         """Log-posterior of class ``cls`` (an index, -1 for "not background"; one per point or
         one for all) at table points ``X``."""
-        return self.table[self._index(X, cls)]
+        return np.take(self.table, self._index(X, cls))
 
     def score_colours(self, name: str, poses: np.ndarray, classes: list[int]) -> np.ndarray:
         """Scores (H × len(classes)) of the solid ``name`` at ``poses``, all its faces of each
@@ -274,8 +278,8 @@ class Fitter:
         H = len(poses)
         X = self._place(S.face_pts, poses)
         visible = facing_posed(S, poses, self.C)
-        base = self._index(X, 0)
-        off = len(self.table) - 1
+        pix, inside = self._pixels(X)
+        base = np.where(inside, pix, self.outside_row)
         Xr = self._place(S.ring_pts, poses)
         D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
         u = poses[:, :2] - self.C[:2]
@@ -285,13 +289,15 @@ class Fitter:
         if name == "roof":  # its top is a ridge: past its far eave shows what lies beyond it
             eaves = ~S.ring_top & (np.abs(S.ring_dir[:, 1]) > 0.5)
             keep = keep | (eaves[None, :] & (along > 0.3))
-        rbase = self._index(Xr, 0)
+        pix, inside = self._pixels(Xr)
+        rbase = np.where(inside, pix, self.outside_row) + self.k
         wsum = np.maximum(visible.sum(axis=1), 1e-9)
         ksum = np.maximum(keep.sum(axis=1), 1)
         out = np.empty((H, len(classes)))
         for j, c in enumerate(classes):
-            v = self.table[np.where(base == off, off, base + c)]
-            vr = self.table[np.where(rbase == off, off, rbase + self.k + c)]
+            # a point off the picture reads the row off it (every column there: OUTSIDE)
+            v = np.take(self.table, base + c)
+            vr = np.take(self.table, rbase + c)
             out[:, j] = (v * visible).sum(axis=1) / wsum + RING_WEIGHT * (vr * keep).sum(axis=1) / ksum
         return out
 
@@ -348,7 +354,7 @@ class Fitter:
             sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
             cls = np.where(S.face_top[None, :], tc, sc)
         idx = self._index(X, cls)
-        v = self.table[idx]
+        v = np.take(self.table, idx)
         faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
         if self.L is not None and shading:
             faces = faces - SHADE_WEIGHT * self._unevenness(idx, visible, S)
@@ -360,6 +366,6 @@ class Fitter:
         u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
         along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
-        vr = self.table[self._index(Xr, ring_cls)]
+        vr = np.take(self.table, self._index(Xr, ring_cls))
         rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
         return faces + RING_WEIGHT * rings

@@ -163,9 +163,11 @@ def _best_stone(fitter: Fitter, plane, region: np.ndarray, c: int):
     """The stone (shape, place, turn) that explains the region best, with its score and how
     much better it is than the best other shape (as a confidence)."""
     per_shape = {}
-    for xy, yaw in _starts(plane, region):
+    starts = _starts(plane, region)
+    fits = {shape: _fit_all(fitter, shape, c, starts) for shape in SHAPES}
+    for k in range(len(starts)):
         for shape in SHAPES:
-            score, pose = _fit(fitter, shape, c, xy, yaw)
+            score, pose = fits[shape][k]
             if shape not in per_shape or score > per_shape[shape][0]:
                 per_shape[shape] = (score, pose)
     if not per_shape:
@@ -179,28 +181,60 @@ def _best_stone(fitter: Fitter, plane, region: np.ndarray, c: int):
     return score, shape, pose, conf
 
 
-def _fit(fitter, shape: str, c: int, xy: np.ndarray, yaw: float | None) -> tuple[float, np.ndarray]:
-    """The best place and turn of a stone of ``shape`` and class ``c`` near ``xy``."""
+def _fit_all(fitter, shape: str, c: int, starts: list[tuple[np.ndarray, float | None]]
+             ) -> list[tuple[float, np.ndarray]]:
+    """The best place and turn of a stone of ``shape`` and class ``c`` near each of ``starts``
+    (a place and a turn, or None: any), the hypotheses of every start scored in one batch at
+    each step."""
     period = 180.0 if shape in ("long", "roof") else 90.0
-    if shape == "cylinder":
-        yaws0 = np.array([0.0])
-    elif yaw is None:
-        yaws0 = np.arange(0.0, period, 9.0)
-    else:
-        near = yaw + np.arange(-8.0, 8.1, 4.0)
-        yaws0 = np.concatenate([near, near + 90.0]) if period == 180.0 else near
-    best_score, best = -np.inf, np.array([xy[0], xy[1], 0.0, yaws0[0]])
-    for span, step, yaws in ((3.0, 1.5, yaws0), (1.0, 0.5, None)):
-        if yaws is None:
-            yaws = np.array([best[3]]) if shape == "cylinder" else best[3] + np.array([-2.0, 0.0, 2.0])
+    firsts, bests = [], []
+    for xy, yaw in starts:
+        if shape == "cylinder":
+            yaws0 = np.array([0.0])
+        elif yaw is None:
+            yaws0 = np.arange(0.0, period, 9.0)
+        else:
+            near = yaw + np.arange(-8.0, 8.1, 4.0)
+            yaws0 = np.concatenate([near, near + 90.0]) if period == 180.0 else near
+        firsts.append(yaws0)
+        bests.append((-np.inf, np.array([xy[0], xy[1], 0.0, yaws0[0]])))
+    for span, step, first in ((3.0, 1.5, True), (1.0, 0.5, False)):
         offs = np.arange(-span, span + 1e-9, step)
-        gx, gy, gz = np.meshgrid(best[0] + offs, best[1] + offs, yaws, indexing="ij")
-        poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
-        scores = fitter.score(shape, poses, c, c, ring_cls=-10 - c, shading=True)
-        k = int(np.argmax(scores))
-        if scores[k] > best_score:
-            best_score, best = float(scores[k]), poses[k]
-    return best_score, best
+        grids = []
+        for yaws0, (_, best) in zip(firsts, bests):
+            if first:
+                yaws = yaws0
+            else:
+                yaws = np.array([best[3]]) if shape == "cylinder" else best[3] + np.array([-2.0, 0.0, 2.0])
+            gx, gy, gz = np.meshgrid(best[0] + offs, best[1] + offs, yaws, indexing="ij")
+            grids.append(np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()]))
+        every = np.concatenate([fitter.score(shape, np.vstack(batch), c, c, ring_cls=-10 - c, shading=True)
+                                for batch in _batches(grids)])
+        at = 0
+        for i, poses in enumerate(grids):
+            scores = every[at:at + len(poses)]
+            at += len(poses)
+            k = int(np.argmax(scores))
+            if scores[k] > bests[i][0]:
+                bests[i] = (float(scores[k]), poses[k])
+    return bests
+
+
+#: about how many hypotheses are scored in one batch (its arrays stay in the processor's cache)
+BATCH = 256
+
+
+def _batches(grids: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """The grids in order, in batches of about :data:`BATCH` hypotheses (a larger grid alone)."""
+    out: list[list[np.ndarray]] = []
+    size = BATCH
+    for g in grids:
+        if size + len(g) > BATCH:
+            out.append([])
+            size = 0
+        out[-1].append(g)
+        size += len(g)
+    return out
 
 
 def _cube_or_roof(fitter: Fitter, c: int, per_shape: dict) -> tuple[str, float, np.ndarray]:
