@@ -142,6 +142,9 @@ MARK_GROW_MM = 1.0
 #: out of step with each other differ along every edge): the copies are then told apart as
 #: any two faces are
 MARK_MAX_SHARE = 0.05
+#: a copy's mark is compared once the card's brightness round it (this far, mm) is taken into
+#: account, each channel's own
+MARK_RING_MM = 3.0
 #: how many libraries' registered faces and templates are kept for the readers made from them
 #: (one per light a bench enrols under; a referee loads one)
 SHARED_LIBRARIES = 6
@@ -583,19 +586,44 @@ class CardMatcher:
             if d is not None:
                 groups.setdefault(d, []).append(i)
         out: dict[str, tuple[tuple[int, ...], np.ndarray]] = {}
+        offsets: dict[str, np.ndarray] = {}
         g = max(1, int(round(MARK_GROW_MM * CANON_PPM)))
         for d, idx in groups.items():
             if len(idx) < 2:
                 continue
-            f = np.stack([features(cv2.GaussianBlur(self.faces_bgr[i].astype(np.float32), (0, 0), 1.0))
-                          for i in idx])
+            f = [features(cv2.GaussianBlur(self.faces_bgr[i].astype(np.float32), (0, 0), 1.0)) for i in idx]
+            # each copy's drawing where it lies against the first copy's: enrolments a fraction
+            # of a millimetre apart differ along every edge by more than their marks do
+            shift = np.array([(0.0, 0.0)] + [_offset(f[0], fk) for fk in f[1:]])
+            f = np.stack([_moved(fk, -sx, -sy) for fk, (sx, sy) in zip(f, shift)])
             dev = np.abs(f - np.median(f, axis=0)).max(axis=3).max(axis=0)
+            b = int(math.ceil(float(np.abs(shift).max()))) + 1
+            dev[:b] = dev[-b:] = 0.0
+            dev[:, :b] = dev[:, -b:] = 0.0
             mask = dev > max(MARK_SHARE * float(dev.max()), MARK_NOISE * float(np.median(dev)))
             mask = cv2.dilate(mask.astype(np.uint8), np.ones((2 * g + 1, 2 * g + 1), np.uint8)) > 0
             if 0 < mask.mean() <= MARK_MAX_SHARE:
                 out[d] = (tuple(idx), mask)
+                offsets[d] = shift
         self._cache[key] = out
+        self._cache[("mark_offsets",) + key[1:]] = offsets
         return out
+
+    def _mark_offsets(self) -> dict[str, np.ndarray]:
+        """Where each copy's drawing lies against the first copy's (design → K × 2, pixels at
+        :data:`CANON_PPM`, x and y), for the designs :meth:`marks` gives."""
+        self.marks()
+        return self._cache[("mark_offsets", tuple(sorted(self.twins.items())))]
+
+    def _full_at(self, j: int, blur: float, dx: float, dy: float) -> np.ndarray:
+        """Face ``j`` as :meth:`_full` gives it, its drawing moved by (``dx``, ``dy``) pixels."""
+        if abs(dx) < 0.05 and abs(dy) < 0.05:
+            return self._full(j, blur)
+        key = ("full_at", j, min(BLUR_LEVELS, key=lambda b: abs(b - blur)), round(dx, 2), round(dy, 2))
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = _moved(self._full(j, blur), dx, dy)
+        return got
 
     def _full(self, i: int, blur: float) -> np.ndarray:
         """Face ``i`` blurred by ``blur`` as features at full resolution (for the marks)."""
@@ -625,9 +653,14 @@ class CardMatcher:
             d = self.twins.get(self.names[i])
             if d in marks and (d not in by_design or score < by_design[d][0]):
                 by_design[d] = (score, i)
+        offsets = self._mark_offsets()
         out = []
         for d, (_, i) in by_design.items():
             idx, mask = marks[d]
+            # the copies' drawings and their mark where the placed copy's lies
+            shift = offsets[d]
+            si = shift[idx.index(i)]
+            mask = _moved(mask.astype(np.float32), float(round(si[0])), float(round(si[1]))) > 0.5
             _, bt, sx, sy = placed[i]
             # each channel's brightness and contrast: the card against the placed copy
             win, wts = window(sx, sy)
@@ -642,14 +675,31 @@ class CardMatcher:
             if len(ys) < 4:
                 continue
             # each copy's mark as the card should show it, once; the card at nine places
-            pred = np.stack([(self._full(j, bt)[ys, xs] - mf) * gain + mq for j in idx])   # K × P × 3
+            pred = np.stack([(self._full_at(j, bt, float(si[0] - sj[0]), float(si[1] - sj[1]))[ys, xs] - mf)
+                             * gain + mq for j, sj in zip(idx, shift)])   # K × P × 3
+            # the light round the mark: the card's brightness there, where every copy is alike
+            # (a light falling unevenly across the card shifts it from the whole card's fit by
+            # as much as a stripe of the mark weighs, and the copy with more ink, or less, won)
+            ring = _mark_ring(mask, vis, g=int(round(MARK_RING_MM * CANON_PPM)),
+                              edge=int(round(DECIDE_EDGE_MM * CANON_PPM)))
+            if ring is not None:
+                ry, rx = ring
+                seen_ring = (self._full(i, bt)[ry, rx] - mf) * gain + mq
             errs = np.full(len(idx), np.inf)
             for ey in (-1, 0, 1):
                 for ex in (-1, 0, 1):
                     ya, xa = y0 + sy + ey, x0 + sx + ex
                     if ya < 0 or xa < 0 or ya + h > turned.shape[0] or xa + w > turned.shape[1]:
                         continue
-                    r = (turned[ya + ys, xa + xs][None] - pred) ** 2
+                    off = 0.0
+                    if ring is not None:
+                        dr = turned[ya + ry, xa + rx] - seen_ring
+                        if keep is not None:
+                            kr = keep[ya + ry, xa + rx].astype(np.float32)
+                            off = (dr * kr).sum(axis=0) / np.maximum(kr.sum(axis=0), 1.0)
+                        else:
+                            off = dr.mean(axis=0)
+                    r = (turned[ya + ys, xa + xs][None] - off - pred) ** 2
                     if keep is not None:
                         r = r * keep[ya + ys, xa + xs][None]
                     errs = np.minimum(errs, r.sum(axis=(1, 2)))
@@ -767,6 +817,46 @@ def registered(faces: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
             continue
         out.append(np.ascontiguousarray(_turned(pad, turn)[m + dy:m + dy + h, m + dx:m + dx + w]))
     return tuple(out)
+
+
+def _mark_ring(mask: np.ndarray, vis: np.ndarray, g: int, edge: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pixels (rows, columns) round a print-run mark (``mask``), within ``g`` pixels of it,
+    that show (``vis``) and lie ``edge`` pixels or more in from the card's edge; None when
+    fewer than 20 do."""
+    if g <= 0:
+        return None
+    h, w = mask.shape
+    grown = cv2.dilate(mask.astype(np.uint8), np.ones((2 * g + 1, 2 * g + 1), np.uint8)) > 0
+    inner = np.zeros_like(grown)
+    inner[edge:h - edge, edge:w - edge] = True
+    ry, rx = np.nonzero(grown & ~mask & vis & inner)
+    return (ry, rx) if len(ry) >= 20 else None
+
+
+def _offset(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """How far (x, y pixels) the drawing of ``b`` lies from that of ``a`` (two faces' feature
+    planes, the same card printed twice): ``b`` is ``a`` moved by it."""
+    ga, gb = np.ascontiguousarray(_lightness(a)), np.ascontiguousarray(_lightness(b))
+    (dx, dy), _ = cv2.phaseCorrelate(ga, gb)
+    warp = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
+    try:
+        _, warp = cv2.findTransformECC(ga, gb, warp, cv2.MOTION_TRANSLATION,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), None, 1)
+    except cv2.error:
+        pass
+    dx, dy = float(warp[0, 2]), float(warp[1, 2])
+    if not (math.isfinite(dx) and math.isfinite(dy)) or max(abs(dx), abs(dy)) > 3.0:
+        return 0.0, 0.0
+    return dx, dy
+
+
+def _moved(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``img`` with its content moved by (``dx``, ``dy``) pixels (its edge repeated)."""
+    if abs(dx) < 1e-6 and abs(dy) < 1e-6:
+        return img
+    h, w = img.shape[:2]
+    M = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
+    return cv2.warpAffine(img, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _ncc(image: np.ndarray, template: np.ndarray, mask: np.ndarray) -> np.ndarray:
