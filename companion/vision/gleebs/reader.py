@@ -103,7 +103,7 @@ class GleebsReader:
             return None
         labels = self.labeller.label(smooth, white, sample=plane.shade_sample, paper=plane.paper)
         grey = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        reader = StackReader(plane.rect, labels, plane.ink, self.spec, plane.squares)
+        reader = StackReader(plane.rect, labels, plane.ink, self.spec, plane.squares, grey)
         stacks = reader.read_all()
         check = hands.check(plane.rect, labels, grey, plane.ink, reader.explained, self.spec)
         self.last_stacks, self.last_hand = stacks, check

@@ -23,8 +23,9 @@ behind, never the reverse):
    axis: the middle pyramid) complete it.
 
 What cannot be told from the picture is not made up: a stack showing one colour is read as one
-pyramid, the size of its outline. (A smaller pyramid of the same colour seated on a larger one
-shows only by its rim; ``docs/observation/gleebs-and-grues.md`` says so.)
+pyramid, the size of its outline, unless its faces' tones show a smaller pyramid of that colour
+seated on it turned against it (:mod:`.faces`). (Turned alike, such a pyramid shows only by its
+rim; ``docs/observation/gleebs-and-grues.md`` says so.)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import numpy as np
 
 from calibration.boards import GLEEBS_BOARD, BoardSpec
 from companion.vision.gleebs.board import Rectifier
+from companion.vision.gleebs.faces import seated_top
 from companion.vision.gleebs.geometry import COLOURS, SIZE_NAMES, SIZES, seat_heights
 from companion.vision.gleebs.labels import OTHER, PAPER, label_of
 
@@ -217,9 +219,12 @@ class StackReader:
     """Reads the stacks of one labelled plane picture."""
 
     def __init__(self, rect: Rectifier, labels: np.ndarray, ink: np.ndarray,
-                 spec: BoardSpec = GLEEBS_BOARD, cache: dict | None = None):
+                 spec: BoardSpec = GLEEBS_BOARD, cache: dict | None = None,
+                 grey: np.ndarray | None = None):
         self.rect = rect
         self.labels = labels
+        #: the plane picture's grey tones, where the faces of one-colour stacks are read
+        self.grey = grey
         #: what depends only on the view (each square's window and zone), kept by the caller
         #: for as long as the camera and the board stay still
         self.cache = {} if cache is None else cache
@@ -425,7 +430,16 @@ class StackReader:
             top_mask = np.isin(comp, ids).astype(np.uint8)
         smaller = [s for s in SIZE_NAMES if SIZES[s].rank <= SIZES[b0].rank]
         if len(smaller) == 1 or int(top_mask.sum()) >= ONE_COLOUR_SHARE * int(in_blob.sum()):
-            # one colour over (nearly) the whole outline: the top is the outline's pyramid
+            # one colour over (nearly) the whole outline: the top is the outline's pyramid, or a
+            # smaller one of its colour seated on it, turned against it (:mod:`.faces`)
+            if len(smaller) > 1 and self.grey is not None:
+                seated = seated_top(self.rect, self.C, self.grey[y0:y0 + h, x0:x0 + w], top_mask, off,
+                                    axis, b0, bottom.yaw)
+                if seated is not None:
+                    conf = self._conf(purity, bottom)
+                    return ([Level(top_colour, b0, round(0.9 * conf, 3)),
+                             Level(top_colour, seated.size, round(min(conf, 0.5 + 0.5 * seated.gain), 3))],
+                            [bottom.yaw, seated.yaw], None)
             return self._single(top_colour, b0, bottom, purity)
         edge = top_mask
         if top_label == BLACK:
@@ -498,8 +512,8 @@ class StackReader:
     def _single(self, colour: str, size: str, bottom: SquareFit,
                 purity: float) -> tuple[list[Level], list[float], None]:
         """A stack showing one colour reads as one pyramid. (A smaller pyramid of the same
-        colour seated on it shows only by its rim and its faces' shading; this reader does not
-        look for it: see ``docs/observation/gleebs-and-grues.md``.)"""
+        colour seated on it square to it shows only by its rim: see
+        ``docs/observation/gleebs-and-grues.md``; turned against it, :mod:`.faces` finds it.)"""
         return [Level(colour, size, self._conf(purity, bottom))], [bottom.yaw], None
 
     def _conf(self, purity: float, fit: SquareFit) -> float:
