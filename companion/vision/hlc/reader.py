@@ -44,6 +44,7 @@ from companion.vision.hlc.appearance import features
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
 from companion.vision.hlc import warm as warm_read
+from companion.vision.hlc.raster import Raster
 from companion.vision.hlc.mountain import MountainReading, care_mask, mask_out, read_mountain
 from companion.vision.hlc.warm import WarmState
 
@@ -73,7 +74,7 @@ def _kept(state: WarmState | None) -> WarmState | None:
     shared: dict[int, Any] = {}
     for obj in (state.mountain.grid, search.grid, search.raster.grid, state.view):
         shared[id(obj)] = obj
-    for name in ("_tops", "_sides", "_sprites"):
+    for name in Raster.SHARED:
         cache = getattr(search.raster, name, None)
         if cache is not None:
             shared[id(cache)] = cache
