@@ -416,7 +416,6 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
              if lvl > 0 or not _off_limits(lattice.cell_centre(c), layout)]
     if not cands:
         return []
-    blurred = cv2.GaussianBlur(image, (0, 0), 0.7)
     h, w = image.shape[:2]
     shaded = shaded_model(model)
     floor = shade_floor(table, faces)
@@ -434,7 +433,17 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     npts = px_all.shape[1]
     at = seen_all.reshape(-1)
     q = px_all.reshape(-1, 2)[at].astype(np.float32).reshape(-1, 1, 2)
-    bgr_at = _sample(blurred, q)
+    # the frame blurred only round the points read: a margin wider than the blur's reach and
+    # the bilinear read's gives each point the very values the whole frame blurred gives
+    x0 = y0 = 0
+    blurred = image
+    if len(q):
+        x0 = max(int(q[..., 0].min()) - 8, 0)
+        y0 = max(int(q[..., 1].min()) - 8, 0)
+        x1 = min(int(q[..., 0].max()) + 9, w)
+        y1 = min(int(q[..., 1].max()) + 9, h)
+        blurred = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), 0.7)
+    bgr_at = _sample(blurred, q - np.array([x0, y0], np.float32))
     agree_at, lightness_at = agreement_lit_or_shaded(shaded, bgr_at, white, table)
     bgr_sq = np.zeros((len(cands) * npts, 3), bgr_at.dtype)
     agree_sq = np.zeros((len(cands) * npts, agree_at.shape[1]), agree_at.dtype)
@@ -502,7 +511,10 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         # the giants found hide what stands behind them too (a pawn behind another shows the
         # front one's colour low down): the squares they hide part of are judged again on what
         # is left, each square leaving out only the other giants
-        hidden = _behind_giants(pts_all, camera, lattice, found, layout).reshape(len(cands), -1, len(found))
+        # (only the points a square can be judged on: the others are left out anyway)
+        hidden = np.zeros((len(pts_all), len(found)), bool)
+        hidden[at] = _behind_giants(pts_all[at], camera, lattice, found, layout)
+        hidden = hidden.reshape(len(cands), -1, len(found))
         for i, (cell, level) in enumerate(cands):
             others = [g for g, f in enumerate(found) if (f.cell, f.level) != (cell, level)]
             cover = hidden[i][:, others].any(axis=1) & seen_all[i] if others else None
