@@ -18,6 +18,7 @@ The lattice point nearest the mountain anchor becomes the corner of cell [0, 0]
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -39,6 +40,17 @@ def edge_image(bgr: np.ndarray) -> np.ndarray:
     return cv2.magnitude(cv2.Sobel(lg, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(lg, cv2.CV_32F, 0, 1, ksize=3))
 
 
+@functools.lru_cache(maxsize=8)
+def _fine_grid(size: int, coarse: int) -> tuple[np.ndarray, np.ndarray]:
+    """The fine samples' positions on the coarse grid of :func:`_sample_plane` (the same for
+    every plane and every angle: made once; read only)."""
+    sx = np.arange(size, dtype=np.float32) / coarse
+    gx, gy = np.meshgrid(sx, sx)
+    gx.flags.writeable = False
+    gy.flags.writeable = False
+    return gx, gy
+
+
 def _sample_plane(edges: np.ndarray, view: View, centre: tuple[float, float], ex: np.ndarray,
                   ey: np.ndarray, z: float, size: int, step: float = 1.0) -> np.ndarray:
     """The edge image resampled on a square of the plane at height ``z`` (mm), axes ``ex``,
@@ -51,8 +63,7 @@ def _sample_plane(edges: np.ndarray, view: View, centre: tuple[float, float], ex
            + vv.reshape(-1, 1) * np.array([ey[0], ey[1], 0.0]))
     px = view.project(pts).reshape(n, n, 2).astype(np.float32)
     # the fine sample positions interpolated from the coarse ones (fine k·coarse is coarse k)
-    sx = np.arange(size, dtype=np.float32) / coarse
-    gx, gy = np.meshgrid(sx, sx)
+    gx, gy = _fine_grid(size, coarse)
     fx = cv2.remap(px[..., 0], gx, gy, cv2.INTER_LINEAR)
     fy = cv2.remap(px[..., 1], gx, gy, cv2.INTER_LINEAR)
     return cv2.remap(edges, fx, fy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -159,7 +170,11 @@ def find_phase(grey_log: np.ndarray, view: View, anchor: tuple[float, float], an
         img = _sample_plane(grey_log, view, anchor, ex, ey, h * 2 * pitch, size)
         du = np.abs(cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3))
         dv = np.abs(cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3))
-        np.cumsum(du, axis=0, out=cu[h, 1:, :])
+        # down the rows one row at a time: the same float32 sums in the same order as a
+        # cumulative sum along axis 0, which numpy makes column by column, far slower
+        row = cu[h]
+        for k in range(size):
+            np.add(row[k], du[k], out=row[k + 1])
         np.cumsum(dv, axis=1, out=cv_[h, :, 1:])
     n = int(radius // pitch)
     # the cells' lower-left corners for every offset lie on one regular grid of the plane:
