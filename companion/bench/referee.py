@@ -16,7 +16,9 @@ Reported per game:
   level, colour/face...) — what a referee with no rules would have to rely on;
 * **latency** from the first still frame after a move to the verdict event (median, 95th
   percentile), and the frame size; and its parts' medians: the stillness gate's wait (set by
-  the video's still frames), the reading, the judging;
+  the video's still frames), the reading, the judging, and when the reading was done counted
+  from the first still frame (``read_by``: with ``--read-early`` the loop reads on the first
+  frame the gate finds unmoved, so the reading overlaps the gate's wait);
 * **CPU of an unchanged table**: the loop watching the same still frame at 30 frames a second
   for ``--idle-s`` seconds, as a share of one core (process CPU time over wall time); both over
   the whole watch and in the steady state after the first reading, because that one reading of
@@ -50,6 +52,8 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="rendered games per game (default 1)")
     parser.add_argument("--idle-s", type=float, default=10.0,
                         help="seconds of an unchanged table watched at 30 fps (default 10)")
+    parser.add_argument("--read-early", action="store_true",
+                        help="the loop reads on the first still frame, inside the gate's wait")
     parser.add_argument("--idle-only", action="store_true",
                         help="measure only the unchanged table's CPU, not the refereed games")
 
@@ -94,6 +98,19 @@ class RecordingReader:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.reader, name)
 
+    def memory(self) -> tuple:
+        """The reader's memory and how many readings were kept (a reading the loop drops is
+        neither remembered by the reader nor counted)."""
+        from companion.runtime.memory import Kept
+
+        return Kept(self.reader), len(self.readings), len(self.truths)
+
+    def recall(self, memory: tuple) -> None:
+        kept, readings, truths = memory
+        kept.restore()
+        del self.readings[readings:]
+        del self.truths[truths:]
+
     def read(self, frame: Any) -> Any:
         seen = self.reader.read(frame)
         truth = getattr(frame, "truth", None) or {}
@@ -105,7 +122,7 @@ class RecordingReader:
         return seen
 
 
-def referee_one(script: Any, seed: int) -> dict[str, Any]:
+def referee_one(script: Any, seed: int, *, read_early: bool = False) -> dict[str, Any]:
     """Referee one rendered game; the comparison, the raw readings, the loop's figures."""
     from companion.demo.video import demo_module, play_video
     from companion.games import get_game
@@ -119,7 +136,8 @@ def referee_one(script: Any, seed: int) -> dict[str, Any]:
         table = Table(tmp)
         try:
             started = time.perf_counter()
-            loop = play_video(table, script, seed=seed, source=source, reader=reader)
+            loop = play_video(table, script, seed=seed, source=source, reader=reader,
+                              read_early=read_early)
             wall = time.perf_counter() - started
             referee = table.require_game()
             events = table.log.events(referee.session.game_id)
@@ -222,11 +240,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         moves = right = 0
         raw_read = raw_right = 0
         latencies: list[float] = []
-        parts: dict[str, list[float]] = {"gate_wait": [], "reading": [], "judging": []}
+        parts: dict[str, list[float]] = {"gate_wait": [], "reading": [], "judging": [],
+                                         "read_by": []}
         mismatches: list[str] = []
         wall = 0.0
+        early_dropped = 0
         for k, script in enumerate(bench_scripts(game, args.videos)):
-            one = referee_one(script, VIDEO_SEED + k)
+            one = referee_one(script, VIDEO_SEED + k, read_early=args.read_early)
             c = one["comparison"]
             moves += len(c.expected)
             right += c.correct
@@ -237,10 +257,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             parts["gate_wait"] += one["stats"].waits
             parts["reading"] += one["stats"].reading_s
             parts["judging"] += one["stats"].judging_s
+            parts["read_by"] += one["stats"].read_by
             wall += one["wall_s"]
+            early_dropped += one["stats"].early_dropped
         lat = sorted(latencies)
         figures[game] = {
             "videos": args.videos,
+            "read_early": bool(args.read_early),
+            "early_dropped": early_dropped,
             "moves": moves,
             "moves_right_with_rules": round(right / moves, 4) if moves else None,
             "still_readings": raw_read,

@@ -30,6 +30,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="no dashboard: verdicts on the terminal, questions answered there")
     parser.add_argument("--lang", default="fr", choices=("fr", "en"),
                         help="language of the terminal lines (default fr)")
+    parser.add_argument("--read-early", action="store_true",
+                        help="read the table on its first still frame, during the stillness "
+                             "gate's wait (a quicker verdict; resume a game as it was run)")
     add_data_dir(parser)
 
 
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                                  name=f"camera {args.camera}")
         loop = RefereeLoop(table, source, reader, StillnessGate(),
                            skip_to=last_frame_judged(table) if (args.resume and finite) else -1,
-                           overlay=_overlay(reader))
+                           overlay=_overlay(reader), read_early=args.read_early)
         if not args.headless:
             from companion.web import serve
 

@@ -80,9 +80,11 @@ class ScriptedTable:
 
 
 def play_video(table: Table, script: Script, *, seed: int = 0, realtime: bool = False,
-               gate: Any = None, source: Any = None, reader: Any = None) -> RefereeLoop:
+               gate: Any = None, source: Any = None, reader: Any = None,
+               read_early: bool = False) -> RefereeLoop:
     """Start the script's game on ``table`` and play its video through the referee loop to the
-    end (``realtime``: frames paced at the video's rate, for people watching)."""
+    end (``realtime``: frames paced at the video's rate, for people watching; ``read_early``:
+    see :class:`RefereeLoop`)."""
     from companion.vision.stillness import StillnessGate
 
     module = demo_module(script.game)
@@ -92,7 +94,8 @@ def play_video(table: Table, script: Script, *, seed: int = 0, realtime: bool = 
                      actor="script", source={"demo": script.title or script.game})
     if gate is None:
         gate = module.gate_for(source) if hasattr(module, "gate_for") else StillnessGate()
-    loop = RefereeLoop(table, source, reader, gate, overlay=overlay_for(reader))
+    loop = RefereeLoop(table, source, reader, gate, overlay=overlay_for(reader),
+                       read_early=read_early)
     people = ScriptedTable(script)
     fps = source.fps or 15.0
     t0 = time.monotonic()

@@ -1,10 +1,20 @@
 """The referee loop: frames → stillness gate → reading → referee → events.
 
 Each frame goes to the dashboard's camera view, then through the stillness gate. Only when the
-scene has just become still (and no hand is over the table) is it read, and the reading is given
-to the referee, which decides what it means. A scene that stays still is not read again; the
-next reading happens after the next movement. So an unchanged table costs the gate's few
-milliseconds a frame and nothing more.
+scene has just become still (and no hand is over the table) is a reading given to the referee,
+which decides what it means. A scene that stays still is not read again; the next reading
+happens after the next movement. So an unchanged table costs the gate's few milliseconds a frame
+and nothing more.
+
+With ``read_early`` the reading is made early: on the first frame the gate finds unmoved, while
+the gate goes on waiting for the scene to stay still. The reading's time is then spent inside
+the gate's wait instead of after it, and the verdict follows the gate's settling by the judging
+alone. If the table moves before the gate settles, the early reading is dropped and the reader's
+memory put back as it was (:mod:`companion.runtime.memory`): nothing is judged that the gate did
+not let through, and the reader reads on as if that frame had never been read. It is not the
+default: the frame read is then the second of the still moment instead of the one the gate
+settles on, and a reader that reads two frames of one still position differently (sensor noise
+alone) judges differently; the La Ville des Nains demo video goes wrong at step 26 that way.
 
 Nothing a frame contains can crash the loop or change the game by itself: a frame the reader
 cannot use (black, saturated, the markers not visible, a hand in it) is reported on the camera's
@@ -23,6 +33,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from companion.observation import Observation
+from companion.runtime.memory import Kept
 from companion.runtime.table import Table
 from companion.vision.frames import Frame, FrameSource, SourceError
 
@@ -50,15 +61,34 @@ class LoopStats:
     wrong_size: int = 0
     hands: int = 0
     events: int = 0
+    #: early readings dropped because the table moved before the gate settled
+    early_dropped: int = 0
     #: seconds from the first still frame to the referee's verdict, per reading with events
     latencies: list[float] = field(default_factory=list)
     #: the parts of each of those latencies: the gate's wait for stillness (from the first
-    #: still frame to the frame it settles on), the reading, and the judging
+    #: still frame to the frame it settles on), the reading, and the judging. A reading made
+    #: early runs inside the gate's wait: its latency is the longer of the two, plus the judging
     waits: list[float] = field(default_factory=list)
     reading_s: list[float] = field(default_factory=list)
     judging_s: list[float] = field(default_factory=list)
+    #: for each of those latencies, seconds from the first still frame to the end of the
+    #: reading at the camera's pace (for a reading made on settling: the wait plus the reading)
+    read_by: list[float] = field(default_factory=list)
     #: seconds spent on each frame by the loop itself (gate, feed, reading, judging)
     busy: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _Early:
+    """A reading made on the first frame the gate found unmoved, waiting for the gate."""
+
+    frame: Frame
+    kept: Kept
+    observation: Observation | None = None
+    failed: str | None = None
+    #: seconds the reading took (wall), and the loop's own seconds on the frames after it
+    reading_s: float = 0.0
+    catch_up_s: float = 0.0
 
 
 class RefereeLoop:
@@ -69,11 +99,16 @@ class RefereeLoop:
     last verdict) is read once more, unjudged: a reader remembers the last still moment (the Haut
     les Cubes reader reads a changed frame against it), and a resumed game must be read as the
     uninterrupted one would have been.
+
+    ``read_early``: read on the first unmoved frame, inside the gate's wait (see the module's
+    text); the verdict and its keyframe then name that frame. A game resumed after a crash must
+    be run as it was (``companion run --read-early`` both times).
     """
 
     def __init__(self, table: Table, source: FrameSource, reader: Reader, gate: Gate, *,
                  skip_to: int = -1, overlay: Callable[[np.ndarray, Observation], np.ndarray] | None = None,
-                 on_events: Callable[[list], None] | None = None, keyframes: bool = True):
+                 on_events: Callable[[list], None] | None = None, keyframes: bool = True,
+                 read_early: bool = False):
         self.table = table
         self.source = source
         self.reader = reader
@@ -82,7 +117,11 @@ class RefereeLoop:
         self.overlay = overlay
         self.on_events = on_events
         self.keyframes = keyframes
+        self.read_early = read_early
         self.stats = LoopStats()
+        self._early: _Early | None = None
+        #: whether the current still stretch has had its early reading (or its settled one)
+        self._stretch_read = False
         self.last_observation: Observation | None = None
         self.last_frame: Frame | None = None
         #: the size of the camera's frames (the first usable frame's): the calibration and the
@@ -122,8 +161,12 @@ class RefereeLoop:
             return getattr(self.source, "status", "ended") not in ("ended", "closed")
         self.last_frame = frame
         t0 = time.perf_counter()
+        early = self._early
         self.handle(frame)
-        self.stats.busy.append(time.perf_counter() - t0)
+        spent = time.perf_counter() - t0
+        self.stats.busy.append(spent)
+        if early is not None and early is self._early and early.frame is not frame:
+            early.catch_up_s += spent
         return True
 
     # -- one frame ----------------------------------------------------------------------------
@@ -152,17 +195,59 @@ class RefereeLoop:
         else:
             self.table.feed.push(image)
         report = self.gate.update(image, frame.t)
-        if not getattr(report, "settled", False):
+        if getattr(report, "moving", False):
+            self._drop_early()
+            self._stretch_read = False
             return []
+        if not getattr(report, "settled", False):
+            if (self.read_early and not self._stretch_read and getattr(report, "moving", None) is False
+                    and frame.index >= self.skip_to):
+                self._stretch_read = True
+                self._early = self._read_ahead(frame)
+            return []
+        self._stretch_read = True
+        early, self._early = self._early, None
+        if early is not None:
+            return self._settle(early.frame, early.observation, early.failed, report,
+                                reading_s=early.reading_s, ahead_s=early.catch_up_s)
         if frame.index < self.skip_to:
             return []
         t_still = time.perf_counter()
+        observation, failed = self._read(frame)
+        return self._settle(frame, observation, failed, report,
+                            reading_s=time.perf_counter() - t_still, ahead_s=None)
+
+    def _read(self, frame: Frame) -> tuple[Observation | None, str | None]:
+        """The reader's reading of ``frame``, or why it failed (a reader failure is a bad frame,
+        never a crash)."""
         try:
-            observation = self.reader.read(frame)
-        except Exception as exc:  # a reader failure is a bad frame, never a crash
+            return self.reader.read(frame), None
+        except Exception as exc:
             log.exception("the reader failed on frame %s", frame.index)
+            return None, f"could not read frame {frame.index}: {exc}"
+
+    def _read_ahead(self, frame: Frame) -> _Early:
+        t0 = time.perf_counter()  # keeping the reader's memory is part of the reading's time
+        kept = Kept(self.reader)
+        observation, failed = self._read(frame)
+        return _Early(frame, kept, observation, failed, reading_s=time.perf_counter() - t0)
+
+    def _drop_early(self) -> None:
+        """The table moved before the gate settled: the early reading never happened."""
+        early, self._early = self._early, None
+        if early is not None:
+            early.kept.restore()
+            self.stats.early_dropped += 1
+
+    def _settle(self, frame: Frame, observation: Observation | None, failed: str | None,
+                report: Any, *, reading_s: float, ahead_s: float | None) -> list:
+        """The reading of the still moment the gate just let through, given to the referee.
+
+        ``ahead_s``: for a reading made early, the loop's seconds on the frames between it and
+        the gate's settling (None for a reading made on settling)."""
+        if failed is not None:
             self.stats.unreadable += 1
-            self.table.set_camera("connected", f"could not read frame {frame.index}: {exc}")
+            self.table.set_camera("connected", failed)
             return []
         if frame.index == self.skip_to:  # judged before the crash: read only to be remembered
             return []
@@ -181,16 +266,26 @@ class RefereeLoop:
         if referee is None:
             return []
         events = referee.observe(
-            observation, image_jpeg=_jpeg(image) if self.keyframes else None, actor="camera",
-            source={"frame": frame.index, "t": round(frame.t, 3)})
+            observation, image_jpeg=_jpeg(frame.image) if self.keyframes else None,
+            actor="camera", source={"frame": frame.index, "t": round(frame.t, 3)})
         if events:
-            t_verdict = time.perf_counter()
+            judging_s = time.perf_counter() - t_read
             wait = float(getattr(report, "delay", 0.0))
+            if ahead_s is None:
+                read_by = wait + reading_s
+            else:
+                # the early reading began on its frame, which came this long after the first
+                # still frame (video time), and the loop then handled the frames it had missed:
+                # at the camera's pace the verdict comes when both that and the gate are done
+                settled_t = float(getattr(self.last_frame, "t", frame.t))
+                read_by = max(0.0, wait - (settled_t - frame.t)) + reading_s + ahead_s
+            latency = max(wait, read_by) + judging_s
             self.stats.events += len(events)
-            self.stats.latencies.append(t_verdict - t_still + wait)
+            self.stats.latencies.append(latency)
             self.stats.waits.append(wait)
-            self.stats.reading_s.append(t_read - t_still)
-            self.stats.judging_s.append(t_verdict - t_read)
+            self.stats.reading_s.append(reading_s)
+            self.stats.judging_s.append(judging_s)
+            self.stats.read_by.append(read_by)
             if self.on_events is not None:
                 self.on_events(events)
         return events

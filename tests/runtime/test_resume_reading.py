@@ -9,6 +9,7 @@ game would then differ from the uninterrupted one (``test_run_command.py`` kills
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from test_bad_frames import ListSource
 
 from companion.observation import Observation
@@ -45,20 +46,32 @@ class Recorder:
         return Observation(game="haut-les-cubes", hand=True)
 
 
-def reads(tmp_path, skip_to):
+def reads(tmp_path, skip_to, read_early=False):
     table = Table(tmp_path)
     try:
         reader = Recorder()
         RefereeLoop(table, frames(), reader, StillnessGate(still_s=0.2), skip_to=skip_to,
-                    keyframes=False).run()
+                    keyframes=False, read_early=read_early).run()
         return reader.read_frames
     finally:
         table.close()
 
 
-def test_the_last_judged_frame_is_read_again_and_nothing_before_it(tmp_path):
-    uninterrupted = reads(tmp_path / "a", -1)
+@pytest.mark.parametrize("read_early", [False, True])
+def test_the_last_judged_frame_is_read_again_and_nothing_before_it(tmp_path, read_early):
+    """Also when the loop reads early (on a still moment's first unmoved frame, which the
+    verdict then names)."""
+    uninterrupted = reads(tmp_path / "a", -1, read_early)
     assert len(uninterrupted) >= 3  # each still position was read
     for last_judged in uninterrupted:
-        resumed = reads(tmp_path / f"r{last_judged}", last_judged)
+        resumed = reads(tmp_path / f"r{last_judged}", last_judged, read_early)
         assert resumed == [i for i in uninterrupted if i >= last_judged]
+
+
+def test_an_early_reading_is_of_the_first_unmoved_frame(tmp_path):
+    """The frames read early are each still position's second frame (its first is the one
+    that differs from the frame before), where the loop reading on settling reads later ones."""
+    early = reads(tmp_path / "e", -1, True)
+    late = reads(tmp_path / "l", -1, False)
+    assert early == [1, 13, 25]
+    assert all(e < l for e, l in zip(early, late)) and len(early) == len(late)

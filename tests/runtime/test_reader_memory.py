@@ -1,0 +1,59 @@
+"""A reading the loop makes early and drops leaves every game's reader as it was (issue 4: the
+loop reads inside the stillness gate's wait; a reading of a table that then moved never
+happened, for the referee and for the reader's memory of the last still moment).
+
+For each game's reader, on its demo video: the reading of a later still position after an
+earlier one, against the same with a dropped reading in between (of a frame with an arm over
+the table, which the reader would otherwise remember as it remembers any frame it reads), taken
+back with :class:`companion.runtime.memory.Kept`. The two readings must be equal."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.demo.play import demo_script
+from companion.demo.video import demo_module
+from companion.runtime.memory import Kept
+
+GAMES = ("haut-les-cubes", "gleebs-and-grues", "terra-turrium", "ville-des-nains", "altitude")
+
+
+def video_frames(game: str):
+    """Two still positions of the demo video (the start and after the first step) and a frame
+    with an arm over the table between them."""
+    module = demo_module(game)
+    source = module.demo_source(demo_script(game), 0)
+    still: dict[int, object] = {}
+    arm = None
+    while len(still) < 2:
+        frame = source.read()
+        assert frame is not None, "the demo video ended before two still positions"
+        truth = getattr(frame, "truth", None) or {}
+        step = source.step_of(frame)
+        if truth.get("hand"):
+            arm = arm or (frame if still else None)
+        elif truth.get("still", not truth.get("moving", False)) and step not in still \
+                and (not still or arm is not None):
+            still[step] = frame
+    first, second = still.values()
+    return module, source, first, arm, second
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_dropped_reading_leaves_the_reader_as_it_was(game):
+    module, source, first, arm, second = video_frames(game)
+    assert arm is not None
+
+    uninterrupted = module.reader_for(source)
+    uninterrupted.read(first)
+    expected = uninterrupted.read(second)
+
+    reader = module.reader_for(source)
+    reader.read(first)
+    kept = Kept(reader)
+    reader.read(arm)  # read early, then the table moved: dropped
+    kept.restore()
+    got = reader.read(second)
+
+    assert expected is not None and got is not None
+    assert got.to_json() == expected.to_json()
