@@ -5,7 +5,8 @@ colours calibrated on the colour sheet under that light, several positions each,
 arm over the board), the raw per-frame reading is scored piece by piece, with no help from the
 rules: a pyramid is right when its square, level, colour and size are. Figures are given per
 camera tilt band and per lighting condition (and without the squares whose visible chain shows
-one colour twice, which the reader does not look for: ``docs/observation/gleebs-and-grues.md``), with the frames where an arm was over the board
+one colour twice, which the reader finds only when the upper pyramid is turned against the lower
+one: ``docs/observation/gleebs-and-grues.md``), with the frames where an arm was over the board
 (how many were read as a position: must be 0) and the reading time of a 1280×720 frame on one
 core (the process's CPU time, which other work sharing the machine does not inflate; the
 wall-clock time is printed beside it), both for a session's first frame (the board located from
