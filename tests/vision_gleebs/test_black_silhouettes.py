@@ -12,28 +12,9 @@ Set-ups of the benchmark corpus (``companion bench vision_gleebs --positions 320
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import pytest
+from tests.vision_gleebs.conftest import chains, read_session
 
-from companion.synth.gleebs.corpus import corpus
-from companion.vision.gleebs.reader import GleebsReader
-
-
-def chains(observation):
-    """Each square's pyramids, bottom first, as (colour, size)."""
-    out = defaultdict(list)
-    for p in sorted(observation.of_kind("pyramid"), key=lambda p: p.level):
-        out[tuple(p.cell)].append((p.get("colour"), p.get("size")))
-    return dict(out)
-
-
-def read_one(seed: int, session: int, position: int):
-    items = [i for i in corpus(4, seed=seed, first_session=session) if i.index % 4 <= position]
-    reader = GleebsReader(items[0].shot.view.camera, items[0].colours)
-    for item in items:  # a reader reads its session's frames in order, as at a table
-        seen = reader.read(item.image)
-    return item, seen
 
 
 @pytest.mark.parametrize("seed, session, position, cell", [
@@ -42,7 +23,7 @@ def read_one(seed: int, session: int, position: int):
     (7, 34, 1, (1, 1)),   # warm lamp, 34°
 ])
 def test_a_black_large_pyramid_across_a_line_is_large(seed, session, position, cell):
-    item, seen = read_one(seed, session, position)
+    item, seen, _ = read_session(seed, session, position)
     truth = chains(item.truth.observation)
     assert truth[cell] == [("black", "large")]
     assert seen is not None and not seen.hand
@@ -55,7 +36,7 @@ def test_a_black_large_pyramid_across_a_line_is_large(seed, session, position, c
     (7, 68, 2, (0, 2)),   # on a yellow large, cool LED, 34°
 ])
 def test_a_black_medium_on_a_coloured_pyramid_is_a_medium(seed, session, position, cell):
-    item, seen = read_one(seed, session, position)
+    item, seen, _ = read_session(seed, session, position)
     truth = chains(item.truth.observation)
     assert truth[cell][-1] == ("black", "medium") and len(truth[cell]) == 2
     assert seen is not None and not seen.hand

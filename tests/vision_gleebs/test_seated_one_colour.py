@@ -8,32 +8,13 @@ Set-ups of the benchmark corpus (``companion bench vision_gleebs --positions 320
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 import pytest
 
 from calibration.boards import GLEEBS_BOARD
-from companion.synth.gleebs.corpus import corpus
 from companion.vision.gleebs.faces import _faces
 from companion.vision.gleebs.geometry import pyramid_points
-from companion.vision.gleebs.reader import GleebsReader
-
-
-def chains(observation):
-    """Each square's pyramids, bottom first, as (colour, size)."""
-    out = defaultdict(list)
-    for p in sorted(observation.of_kind("pyramid"), key=lambda p: p.level):
-        out[tuple(p.cell)].append((p.get("colour"), p.get("size")))
-    return dict(out)
-
-
-def read_one(seed: int, session: int, position: int):
-    items = [i for i in corpus(4, seed=seed, first_session=session) if i.index % 4 <= position]
-    reader = GleebsReader(items[0].shot.view.camera, items[0].colours)
-    for item in items:  # a reader reads its session's frames in order, as at a table
-        seen = reader.read(item.image)
-    return item, seen, reader
+from tests.vision_gleebs.conftest import chains, read_session
 
 
 @pytest.mark.parametrize("seed, session, position, cell", [
@@ -42,7 +23,7 @@ def read_one(seed: int, session: int, position: int):
     (7, 40, 3, (2, 2)),   # a green small on a green medium, daylight, 13° of tilt
 ])
 def test_a_pyramid_seated_on_one_of_its_colour_is_read(seed, session, position, cell):
-    item, seen, _ = read_one(seed, session, position)
+    item, seen, _ = read_session(seed, session, position)
     truth = chains(item.truth.observation)
     assert len(truth[cell]) == 2 and truth[cell][0][0] == truth[cell][1][0]
     assert seen is not None and not seen.hand
@@ -56,7 +37,7 @@ def test_a_pyramid_seated_on_one_of_its_colour_is_read(seed, session, position, 
 def test_the_faces_seen_are_those_facing_the_camera():
     # the faces' outlines on the plane, written out for speed, against the geometry's pyramid
     # and the rectifier's ground projection, for cameras all round and above
-    item, _, reader = read_one(11, 10, 0)
+    item, _, reader = read_session(11, 10, 0)
     rect = reader._plane.rect
     rng = np.random.default_rng(3)
     for _ in range(200):
