@@ -42,6 +42,18 @@ def corpus_position(seed: int, index: int) -> tuple[Scene, Shot]:
     return scene, shot
 
 
+def read_cold_cubes(seed: int, index: int):
+    """A benchmark-corpus position (``companion.synth.generate.corpus_item``) drawn and read
+    cold with no cards enrolled: the score of its cubes."""
+    from companion.synth.generate import corpus_item
+
+    scene, shot = corpus_item(seed, index)
+    rendered = render(scene, shot)
+    seen = HlcReader(camera=shot.view.camera).read(rendered.image)
+    assert seen is not None and not seen.hand
+    return score(seen, rendered.truth).cubes
+
+
 @pytest.fixture(scope="session")
 def cards():
     return enrol_cards(DEFAULT_LAYOUT)

@@ -15,10 +15,10 @@ import pytest
 
 from companion.synth.generate import corpus_item
 from companion.synth.render import render
-from companion.synth.scoring import score
 from companion.vision.hlc.layout import DEFAULT_LAYOUT
 from companion.vision.hlc.mountain import read_mountain
 from companion.vision.hlc.reader import HlcReader
+from tests.vision_hlc.conftest import read_cold_cubes
 
 
 #: OpenCV on one thread, as the benchmark reads (the readings are the same; the time is not
@@ -31,11 +31,7 @@ pytestmark = pytest.mark.usefixtures("opencv_one_thread")
 # overcast, laminate) 17 of 22 with 3 wrong
 @pytest.mark.parametrize("index", [8, 30])
 def test_corpus_frames_with_towers_read_a_cell_off_are_read_right(index):
-    scene, shot = corpus_item(2024, index)
-    rendered = render(scene, shot)
-    seen = HlcReader(camera=shot.view.camera).read(rendered.image)
-    assert seen is not None and not seen.hand
-    cubes = score(seen, rendered.truth).cubes
+    cubes = read_cold_cubes(2024, index)
     assert cubes.precision >= 0.95 and cubes.recall >= 0.95, (cubes.correct, cubes.reported, cubes.found,
                                                               cubes.expected)
 

@@ -14,11 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.synth.generate import corpus_item
-from companion.synth.render import render
-from companion.synth.scoring import score
 from companion.vision.hlc.appearance import LOOSE_FLOOR, TIGHT_FLOOR, TableModel
-from companion.vision.hlc.reader import HlcReader
+from tests.vision_hlc.conftest import read_cold_cubes
 
 
 #: OpenCV on one thread, as the benchmark reads (the readings are the same; the time is not
@@ -73,10 +70,6 @@ def test_the_tight_floor_is_kept_only_for_pieces_of_nearly_the_tables_colour():
 def test_a_mountain_on_a_wooden_table_is_read():
     # the benchmark's corpus (seed 2024), position 7: overcast light, a wooden top, the camera
     # 31° tilted; read with the loose table model, 2 of its 20 cubes were found
-    scene, shot = corpus_item(2024, 7)
-    rendered = render(scene, shot)
-    seen = HlcReader(camera=shot.view.camera).read(rendered.image)
-    assert seen is not None and not seen.hand
-    cubes = score(seen, rendered.truth).cubes
+    cubes = read_cold_cubes(2024, 7)
     assert cubes.recall >= 0.8 and cubes.precision >= 0.9, (cubes.correct, cubes.reported, cubes.found,
                                                              cubes.expected)
