@@ -91,12 +91,12 @@ def read_pool(image: np.ndarray, view: View, pool: Rect, colours: FrameColours,
                 found = list(_explain(fitter, plane, view, region, colour, c))
             if memo is not None:
                 memo.setdefault(colour, []).append(((x, y, w_, h_), crop, sig, found))
-            for reading, silhouette in found:
+            for reading, silhouette, alt in found:
                 centre = np.array([reading.centre])
                 if pool.contains(centre, margin=4.0)[0]:
-                    out.append(reading)
+                    out.append((reading, alt))
                 explained |= silhouette
-    return out, explained
+    return _settle_cubes_and_roofs(fitter, out), explained
 
 
 #: a region's picture that changed less than this (grey levels, in any 4-pixel block) is the
@@ -133,14 +133,15 @@ def _explain(fitter: Fitter, plane, view: View, region: np.ndarray, colour: str,
         best = _best_stone(fitter, plane, left, c)
         if best is None or best[0] < MIN_SCORE:
             break
-        score, shape, pose, conf = best
+        score, shape, pose, conf, per_shape = best
         sil = _silhouette(plane, view, shape, pose, left.shape)
         taken = sil & left
         if taken.sum() < 0.3 * single:
             break
         left &= ~cv2.dilate(sil.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         sure = float(np.clip(0.75 + (score - MIN_SCORE) / 5.0, 0.5, 0.995)) * conf
-        found.append((StoneReading(colour, shape, sure, (float(pose[0]), float(pose[1])), float(pose[3])), sil))
+        alt = (score, conf, per_shape) if shape in ("cube", "roof") else None
+        found.append((StoneReading(colour, shape, sure, (float(pose[0]), float(pose[1])), float(pose[3])), sil, alt))
     return found
 
 
@@ -178,7 +179,7 @@ def _best_stone(fitter: Fitter, plane, region: np.ndarray, c: int):
         shape, score, pose = _cube_or_roof(fitter, c, per_shape)
         second = max(v[0] for k, v in per_shape.items() if k != shape)
     conf = float(1.0 / (1.0 + np.exp(-8.0 * (score - second))))
-    return score, shape, pose, conf
+    return score, shape, pose, conf, per_shape
 
 
 def _fit_all(fitter, shape: str, c: int, starts: list[tuple[np.ndarray, float | None]]
@@ -247,6 +248,84 @@ def _cube_or_roof(fitter: Fitter, c: int, per_shape: dict) -> tuple[str, float, 
     if ridge > RIDGE_LEVEL:
         return "roof", roof[0], roof[1]
     return ("cube", *cube) if cube[0] >= roof[0] else ("roof", *roof)
+
+
+#: a cube's top is one flat face, evenly lit: its two halves (either way across) differing by
+#: more than this (L*), and by more than thrice their own spread, are a roof's two slopes
+SPLIT_L = 6.0
+#: a top this much darker than the flat tops of the long blocks and cylinders of its colour in
+#: the pool (relative, median L*) is a roof's slopes (steep, 56° from level: under a light from
+#: high above, or along the ridge, both slopes are lit alike, and darker than a flat top)
+FLAT_RATIO = 0.93
+#: how sharp the flat-top comparison is (relative lightness), and the least it is trusted
+FLAT_SPREAD = 0.015
+FLAT_MIN_CONF = 0.6
+
+
+def _top_lightness(fitter: Fitter, pose, half: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The picture's lightness over the middle of a stone's flat top (``half`` mm either way
+    of its centre, in the stone's own frame, 1 mm apart), with the points' own coordinates."""
+    t = np.arange(-half + 0.5, half, 1.0)
+    gx, gy = np.meshgrid(t, t)
+    a = np.radians(pose[3])
+    X = np.stack([pose[0] + np.cos(a) * gx - np.sin(a) * gy, pose[1] + np.sin(a) * gx + np.cos(a) * gy,
+                  np.full(gx.shape, STONE_MM)], axis=-1)
+    px = fitter.to_px(X)
+    ix = np.clip(np.rint(px[..., 0]).astype(int), 0, fitter.w - 1)
+    iy = np.clip(np.rint(px[..., 1]).astype(int), 0, fitter.h - 1)
+    return fitter.L[iy * fitter.w + ix], gx, gy
+
+
+def _settle_cubes_and_roofs(fitter: Fitter, found: list) -> list[StoneReading]:
+    """The pool's readings, each cube or roof decided again by its top's lightness: a cube's top
+    is flat and evenly lit, as bright as the flat tops (long blocks, cylinders) of its colour in
+    the same light; a roof's two steep slopes are lit unlike each other, or alike and darker.
+    Their outlines from above are the same square, which the fit alone cannot tell apart.
+    ``found``: (reading, what the fit found for a cube and a roof, or None)."""
+    if fitter.L is None:
+        return [r for r, _ in found]
+    flat: dict[str, list[float]] = {}
+    for r, alt in found:
+        if r.shape in ("long", "cylinder") and r.conf >= 0.7:
+            L, _, _ = _top_lightness(fitter, (r.centre[0], r.centre[1], 0.0, r.yaw_deg), 6.0)
+            flat.setdefault(r.colour, []).append(float(np.median(L)))
+    out = []
+    for r, alt in found:
+        if alt is None:
+            out.append(r)
+            continue
+        _, _, per_shape = alt
+        decided = _flat_or_ridged(fitter, per_shape["cube"][1], flat.get(r.colour))
+        if decided is None:
+            out.append(r)
+            continue
+        shape, conf = decided
+        score, pose = per_shape[shape]
+        other = max(v[0] for k, v in per_shape.items() if k not in ("cube", "roof"))
+        conf = min(conf, float(1.0 / (1.0 + np.exp(-8.0 * (score - other)))))
+        sure = float(np.clip(0.75 + (score - MIN_SCORE) / 5.0, 0.5, 0.995)) * conf
+        out.append(StoneReading(r.colour, shape, sure, (float(pose[0]), float(pose[1])), float(pose[3])))
+    return out
+
+
+def _flat_or_ridged(fitter: Fitter, cube_pose: np.ndarray, flat: list[float] | None
+                    ) -> tuple[str, float] | None:
+    """``cube`` or ``roof`` and how sure, from the top's lightness at the cube's place (see
+    :func:`_settle_cubes_and_roofs`); None when it cannot tell (no flat top to compare with)."""
+    L, gx, gy = _top_lightness(fitter, cube_pose, 7.0)
+    split, within = 0.0, 0.0
+    for g in (gx, gy):
+        a, b = L[g < -2.0], L[g > 2.0]
+        d = abs(float(a.mean()) - float(b.mean()))
+        if d > split:
+            split, within = d, float(np.sqrt((a.var() + b.var()) / 2))
+    if split >= SPLIT_L and split >= 3.0 * within:
+        return "roof", 0.97
+    if not flat:
+        return None
+    rel = float(np.median(L)) / max(float(np.median(flat)), 1.0)
+    p_cube = float(1.0 / (1.0 + np.exp(-(rel - FLAT_RATIO) / FLAT_SPREAD)))
+    return ("cube", max(p_cube, FLAT_MIN_CONF)) if p_cube >= 0.5 else ("roof", max(1.0 - p_cube, FLAT_MIN_CONF))
 
 
 #: the ridge's evidence (relative darkening of the middle line, plus the slopes' difference)

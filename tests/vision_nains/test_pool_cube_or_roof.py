@@ -1,0 +1,39 @@
+"""Pool stones told cube or roof by their tops' lightness.
+
+From above a cube and a roof show the same 20 mm square: their outlines fit alike (a roof's
+even a little better, its far edge lower), and the reader took most cubes for roofs when the
+camera looks nearly straight down. A cube's top is one flat face, evenly lit and as bright as the
+flat tops of the long blocks and cylinders of its colour; a roof's two steep slopes are lit
+unlike each other, or alike and darker (a light from high above, or along the ridge)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from companion.synth.nains.photo import photograph
+from companion.synth.nains.scene import Loose, NainsScene
+from companion.synth.scene import Light
+
+from .conftest import clean_shot, reader_for, view_at
+
+#: a cube and a roof of each colour, turned every way, beside a flat-topped stone of the colour
+POOL = (Loose("red", "cube", 200, 190, 10), Loose("red", "roof", 250, 195, 35), Loose("red", "long", 310, 190, 80),
+        Loose("yellow", "cube", 380, 190, 60), Loose("yellow", "roof", 430, 200, 5),
+        Loose("yellow", "cylinder", 470, 260, 0),
+        Loose("violet", "cube", 200, 270, 25), Loose("violet", "roof", 250, 280, 70),
+        Loose("violet", "long", 320, 275, 15),
+        Loose("orange", "cube", 390, 280, 45), Loose("orange", "roof", 430, 300, 20),
+        Loose("orange", "cylinder", 360, 240, 0))
+
+
+@pytest.mark.parametrize("elevation, azimuth", [(70.0, 30.0), (85.0, 120.0)])
+def test_cubes_and_roofs_seen_from_above_are_told_apart(elevation, azimuth):
+    # before: all four cubes read as roofs (6° of tilt, both lights)
+    tilt = 6.0
+    light = Light(azimuth, elevation, (0.8, 0.8, 0.8), (0.3, 0.3, 0.3))
+    photo = photograph(NainsScene(pool=POOL, placement_seed=5), clean_shot(view_at(tilt), light=light))
+    seen = reader_for(tilt).read(photo.image)
+    got = Counter((p.get("colour"), p.get("shape")) for p in seen.pieces if p.zone == "pool")
+    assert got == Counter((s.colour, s.shape) for s in POOL)
