@@ -389,32 +389,47 @@ class CardMatcher:
         t = self.templates(blur_t)
         light = _lightness(_down(feats, 2))
         fit, turn, dx, dy = self._align(light, vis, t, m)
-        if fit < MIN_ALIGN:
+        on_faces = fit < MIN_ALIGN
+        if on_faces:
             # a pale face (an avalanche's field is nearly as light as its border) shows little
             # of the frame every card has: align it on the faces themselves instead
             fit, turn, dx, dy = self._align_on_faces(light, vis, t, m)
             if fit < MIN_FACE_ALIGN and not must_hold:
                 return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)
-        turned = _turned(feats, turn)
-        x0, y0 = m + dx, m + dy
-        inner = turned[y0:y0 + h, x0:x0 + w]
         # a clipped channel (over-exposed white, a light colour) says nothing about the drawing
         clipped = (np.asarray(crop) >= SATURATED).astype(np.uint8)
-        keep = None
-        if clipped.any():
-            grown = cv2.dilate(clipped, np.ones((3, 3), np.uint8)).astype(np.float32)
-            keep = _turned(grown, turn) < 0.5                   # (h + 2m) × (w + 2m) × 3
+        grown = cv2.dilate(clipped, np.ones((3, 3), np.uint8)).astype(np.float32) if clipped.any() else None
         # shortlist at quarter resolution, at the aligned place
         vq = self._whole(t, vis, "vq", lambda: (_down(vis.astype(np.float32), 4) > 0.99).ravel())
-        qv = _down(inner, 4).reshape(-1, 3)[vq]
         tv = self._whole(t, vis, "quarter", lambda: t.quarter.reshape(len(self.names), -1, 3)[:, vq])
-        wq = None
-        if keep is not None:
-            wq = (_down(keep[y0:y0 + h, x0:x0 + w].astype(np.float32), 4) > 0.99).reshape(-1, 3)[vq]
-            wq = wq.astype(np.float32)
-        coarse = residuals(qv, tv, wq)
-        if 1.0 - float(coarse.min()) / max(query_variance(qv, wq), 1e-9) < \
-                (MUST_HOLD_COARSE if must_hold else COARSE_EXPLAINED):
+
+        def shortlist(turn: float, dx: int, dy: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, float]:
+            """The cut-out turned, where its clipped pixels are not, and every face's coarse
+            misfit at the place (turn, shift) with the share of the cut-out the best explains."""
+            turned = _turned(feats, turn)
+            x0, y0 = m + dx, m + dy
+            keep = None if grown is None else _turned(grown, turn) < 0.5  # (h + 2m) × (w + 2m) × 3
+            qv = _down(turned[y0:y0 + h, x0:x0 + w], 4).reshape(-1, 3)[vq]
+            wq = None
+            if keep is not None:
+                wq = (_down(keep[y0:y0 + h, x0:x0 + w].astype(np.float32), 4) > 0.99).reshape(-1, 3)[vq]
+                wq = wq.astype(np.float32)
+            coarse = residuals(qv, tv, wq)
+            return turned, keep, coarse, 1.0 - float(coarse.min()) / max(query_variance(qv, wq), 1e-9)
+
+        least = MUST_HOLD_COARSE if must_hold else COARSE_EXPLAINED
+        turned, keep, coarse, near = shortlist(turn, dx, dy)
+        if near < least and not on_faces and must_hold:
+            # the frame every card has was found off the card (the frame of a card beside or
+            # over it fits better than a pale face's own, whose field is nearly as light as its
+            # border): a card must lie here, so it is looked for again aligned on the faces
+            fit2, turn2, dx2, dy2 = self._align_on_faces(light, vis, t, m)
+            if fit2 >= MIN_FACE_ALIGN:
+                got = shortlist(turn2, dx2, dy2)
+                if got[3] > near:
+                    (turned, keep, coarse, near), (turn, dx, dy) = got, (turn2, dx2, dy2)
+        x0, y0 = m + dx, m + dy
+        if near < least:
             # no face comes near at a quarter of the resolution: no card here (most lattice
             # points a mountain's reading tries are bare table or a card's edge)
             return FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis)

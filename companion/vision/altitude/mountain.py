@@ -123,24 +123,29 @@ def steps(grey: np.ndarray, ppm: float = OVERVIEW_PPM) -> dict[str, np.ndarray]:
     (clipped at 0): a card's white border against the colour field just inside it, which every
     card shows whatever lies around it (another card's white border, a white table). Keys: the
     side of a card the step belongs to, ``bottom`` (field above), ``top`` (field below),
-    ``left`` (field to the right), ``right`` (field to the left); and ``below``: brighter than
-    what lies :data:`OUTSIDE_MM` below; image directions."""
+    ``left`` (field to the right), ``right`` (field to the left); ``below``: brighter than
+    what lies :data:`OUTSIDE_MM` below; ``outside_left``, ``outside_right``: brighter than what
+    lies :data:`OUTSIDE_MM` to the left, to the right; image directions."""
     d = max(1, int(round(STEP_MM * ppm)))
     g = grey
     far = max(1, int(round(OUTSIDE_MM * ppm)))
     out = {"bottom": g - _shift(g, 0, -d), "top": g - _shift(g, 0, d),
            "left": g - _shift(g, d, 0), "right": g - _shift(g, -d, 0),
-           "below": g - _shift(g, 0, far)}
+           "below": g - _shift(g, 0, far),
+           "outside_left": g - _shift(g, -far, 0), "outside_right": g - _shift(g, far, 0)}
     for a in out.values():
         np.maximum(a, 0, out=a)
     return out
 
 
 def outline_scores(grey: np.ndarray, layout: AltitudeLayout, ppm: float = OVERVIEW_PPM,
-                   below: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                   below: bool = True, silhouette: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """For every pixel taken as a card's centre: the mean and the weakest of the steps along
     three sides of its lower half (bottom, left, right), in shares of white. ``below``: the
-    bottom border must also be brighter than what lies below the card."""
+    bottom border must also be brighter than what lies below the card. ``silhouette``: a side
+    is also an edge where the border is brighter than what lies outside the card (a card whose
+    field is as white as its border, an avalanche, on a darker table), and the weakest is that
+    of the bottom and the stronger side (of two such cards side by side, each shows one side)."""
     st = steps(grey, ppm)
     w_mm, h_mm = layout.card_mm
     half_w = w_mm / 2 - BORDER_MID_MM
@@ -149,15 +154,19 @@ def outline_scores(grey: np.ndarray, layout: AltitudeLayout, ppm: float = OVERVI
     # the bottom border is brighter than the field above it and than what lies below the card
     # (which a lighter band across a card's face, taken for a bottom edge, is not)
     edge = np.minimum(st["bottom"], st["below"]) if below else st["bottom"]
+    sl, sr = st["left"], st["right"]
+    if silhouette:
+        edge = np.maximum(edge, st["below"])
+        sl, sr = np.maximum(sl, st["outside_left"]), np.maximum(sr, st["outside_right"])
     hb = cv2.boxFilter(edge, -1, (int((w_mm - 8) * ppm) | 1, 3), borderType=cv2.BORDER_CONSTANT)
-    vl = cv2.boxFilter(st["left"], -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
-    vr = cv2.boxFilter(st["right"], -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
+    vl = cv2.boxFilter(sl, -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
+    vr = cv2.boxFilter(sr, -1, (3, int((h_mm / 2 - 10) * ppm) | 1), borderType=cv2.BORDER_CONSTANT)
     mid = int(round(h_mm / 4 * ppm))
     b = _shift(hb, 0, bottom)
     left = _shift(vl, -side, mid)
     right = _shift(vr, side, mid)
     mean = (b + left + right) / 3.0
-    weakest = np.minimum(np.minimum(b, left), right)
+    weakest = np.minimum(b, np.maximum(left, right)) if silhouette else np.minimum(np.minimum(b, left), right)
     return mean, weakest
 
 
@@ -267,8 +276,6 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
     mean[~seen] = 0.0
     weakest[~seen] = 0.0
     empty = MountainReading(area.seat, (), None, patch, inside, spec, (spec,))
-    if float(weakest.max()) < OUTLINE_MIN:
-        return empty
     ppm = camera_ppm(view, area)
     pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
     best: MountainReading = empty
@@ -293,18 +300,25 @@ def read_mountain(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
             if score > best_score + 1e-9:
                 best, best_score = reading, score
 
-    try_lattices(mean, weakest, pooled)
+    if float(weakest.max()) >= OUTLINE_MIN:
+        try_lattices(mean, weakest, pooled)
     if not best.cards:
         # no lattice's outlines led to a card: on a table as pale as the cards' border, the
         # border hardly stands out from what lies below it, and the lattices followed the
         # light band across the cards' faces; the outlines are looked for again without
         # asking the bottom border to stand out from what lies below
-        mean, weakest = outline_scores(grey, layout, below=False)
-        mean[~seen] = 0.0
-        weakest[~seen] = 0.0
-        pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
-        if float(weakest.max()) >= OUTLINE_MIN:
-            try_lattices(mean, weakest, pooled)
+        for kind in ({"below": False}, {"silhouette": True}):
+            if best.cards:
+                break
+            # ... and then, still nothing read, as a silhouette: cards whose field is as white
+            # as their border (avalanches) show no step inside their border, only against
+            # the table around them where it is darker
+            mean, weakest = outline_scores(grey, layout, **kind)
+            mean[~seen] = 0.0
+            weakest[~seen] = 0.0
+            pooled = cv2.dilate(mean, np.ones((7, 7), np.uint8))
+            if float(weakest.max()) >= OUTLINE_MIN:
+                try_lattices(mean, weakest, pooled)
     looked = (spec,) + tuple(x for r in readings for x in r.looked_at)
     return replace(merge_lattices(best, [r for r in readings if r is not best], layout), looked_at=looked)
 

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from calibration.boards import TableLayout
+from calibration.boards import QUIET_ZONE_MM, TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
 from companion.vision.altitude import hands, warm
@@ -48,6 +48,9 @@ MAX_CONF = 0.995
 DISCARD_TOP_MM = 1.0
 #: resolution the hand check looks at (pixels a millimetre)
 HAND_PPM = 0.5
+#: a table marker's white paper reaches this far past its printed square (mm): the quiet zone
+#: the table kit asks for, and a little more for a sheet cut loosely
+MARKER_PAPER_MM = QUIET_ZONE_MM + 5.0
 
 
 @dataclass(frozen=True)
@@ -250,6 +253,10 @@ class AltitudeReader:
                 found.append(((float(xy[0]), float(xy[1])), area.angle_deg + c.angle_deg))
             if hands.cards_disturbed([c.match.explained for c in m.cards], m.unsupported()):
                 disturbed.add(m.seat)
+        # the table markers' white paper is known too (on a dark or coloured table it is far
+        # from the table's colour, and it lies at the edge of what is looked at, as an arm does)
+        sheets = [(m.centre, m.yaw_deg, m.size_mm + 2 * MARKER_PAPER_MM) for m in self.locator.layout.markers] \
+            if self.locator.layout is not None else []
         regions = self._hand_regions()
         white = None
         worst = hands.HandCheck(False, 0.0, "")
@@ -260,6 +267,9 @@ class AltitudeReader:
                 local = spec.frame.to_local(card_corners(centre, angle, (lay.card_mm[0] + 5, lay.card_mm[1] + 5)))
                 px = spec.px_of(local)
                 cv2.fillConvexPoly(cards, np.round(px).astype(np.int32), 1)
+            for centre, angle, side in sheets:
+                local = spec.frame.to_local(card_corners(centre, angle, (side, side)))
+                cv2.fillConvexPoly(cards, np.round(spec.px_of(local)).astype(np.int32), 1)
             if white is None:
                 white = _white(patch, inside)
             area = hands.unexplained(patch, inside, cards.astype(bool), white, spec.ppm, lay.card_mm)
