@@ -13,6 +13,11 @@ marks: a white-looking top with dark marks is the kobold die, read by its marks 
 ``1``, two: ``2``, one large mark: the kobold's head). Its blank face looks like a colour die's
 white face; when four dice lie in the tray and none shows marks, one of the white faces is the
 kobold die's blank (``0``).
+
+Around a die the picture shows anything but its top's colour (the mat, or a die touching it);
+a die fitted poorly must show its top's colour over most of its top (a side face seen at a
+slant, or a shadow, fills it in part), and no two dice's footprints overlap. The kit has three
+colour dice and the kobold die: the best fitted are kept, no more.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import numpy as np
 from companion.vision.camera import View
 from companion.vision.nains.kit import COLOUR_FACES, DIE_MM
 from companion.vision.nains.marks import marks
-from companion.vision.nains.fitting import Fitter
+from companion.vision.nains.fitting import Fitter, samples
 from companion.vision.nains.pixels import Background, FrameColours
 from companion.vision.nains.planes import Plane, plane_picture, sweep
 from companion.vision.nains.zones import Rect
@@ -34,6 +39,9 @@ from companion.vision.nains.zones import Rect
 PPM = 2.0
 #: a mark is this much darker (L*) than the face around it
 MARK_CONTRAST = 25.0
+#: the kit's dice: three colour dice and the kobold die
+COLOUR_DICE = 3
+KOBOLD_DICE = 1
 
 
 @dataclass(frozen=True)
@@ -75,17 +83,45 @@ def read_tray(image: np.ndarray, view: View, tray: Rect, colours: FrameColours,
     fitted: list[tuple[float, int, np.ndarray]] = []
     for xy, yaw in cands:
         score, c, pose = _fit_die(fitter, tops, xy, yaw)
-        if score >= MIN_SCORE:
+        if score >= MIN_SCORE and (score >= SURE_SCORE or _top_fill(fitter, c, pose) >= MIN_FILL):
             fitted.append((score, c, pose))
     fitted.sort(key=lambda t: -t[0])
     out: list[DieReading] = []
     for score, c, pose in fitted:
-        if any(np.hypot(pose[0] - o.centre[0], pose[1] - o.centre[1]) < 0.85 * DIE_MM for o in out):
+        if any(_overlap(pose, o) > MAX_OVERLAP for o in out):
             continue
         die, face, conf = _read_face(lab, names, fitter, pose, (h, w), side)
-        out.append(DieReading(die, face, conf * _sure(score), (float(pose[0]), float(pose[1])),
-                              float(pose[3] % 90.0)))
+        reading = DieReading(die, face, conf * _sure(score), (float(pose[0]), float(pose[1])),
+                             float(pose[3] % 90.0))
+        if _room_for(reading, out):
+            out.append(reading)
     return _blank_kobold(out)
+
+
+#: two dice's footprints overlapping more than this share of a face are one die read twice (a
+#: side face, or a die's shadow, taken for another die's top)
+MAX_OVERLAP = 0.1
+
+
+def _overlap(pose: np.ndarray, other: DieReading) -> float:
+    """How much of a die's footprint at ``pose`` the die ``other`` covers (share of a face)."""
+    a = cv2.boxPoints(((float(pose[0]), float(pose[1])), (DIE_MM, DIE_MM), float(pose[3]))).astype(np.float32)
+    b = cv2.boxPoints((other.centre, (DIE_MM, DIE_MM), other.yaw_deg)).astype(np.float32)
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return float(area) / (DIE_MM * DIE_MM)
+
+
+def _room_for(reading: DieReading, found: list[DieReading]) -> bool:
+    """Whether the kit has a die left for ``reading`` beside the (better fitted) ``found``:
+    three colour dice and the kobold die, whose blank face reads as a white face."""
+    marked = sum(d.die == "kobold" for d in found)
+    colour = sum(d.die == "colour" for d in found)
+    if reading.die == "kobold":
+        return marked < KOBOLD_DICE
+    if reading.face == "white":
+        return colour < COLOUR_DICE + KOBOLD_DICE - marked
+    plain = sum(d.die == "colour" and d.face != "white" for d in found)
+    return plain < COLOUR_DICE and colour < COLOUR_DICE + KOBOLD_DICE - marked
 
 
 def _candidates(solid: np.ndarray, plane: Plane, view: View, lp: np.ndarray, tops: list[int],
@@ -129,6 +165,19 @@ def _candidates(solid: np.ndarray, plane: Plane, view: View, lp: np.ndarray, top
 MIN_SCORE = -1.2
 
 
+#: a die fitted worse than this must show its top's colour over :data:`MIN_FILL` of its top (a
+#: die's side face seen at a slant, or its shadow, fills a die's top only in part)
+SURE_SCORE = -0.8
+MIN_FILL = 0.6
+
+
+def _top_fill(fitter: "Fitter", c: int, pose: np.ndarray) -> float:
+    """The share of a die's top (its sample points) at ``pose`` that shows class ``c``."""
+    S = samples("die")
+    X = fitter._place(S.face_pts[S.face_top], pose[None, :])
+    return float((fitter.values(X, c)[0] > np.log(0.5)).mean())
+
+
 def _sure(score: float) -> float:
     """How far a fit's score is from a poor one, as a factor of the confidence."""
     return float(np.clip(0.8 + (score - MIN_SCORE) / 4.0, 0.8, 1.0))
@@ -150,7 +199,7 @@ def _fit_die(fitter: "Fitter", tops: list[int], xy: np.ndarray, yaw: float | Non
         yaws = dyaw if (yaw is None and k == 0) else best[3] + dyaw if k else pose[3] + dyaw
         gx, gy, gz = np.meshgrid(best[0] + offs, best[1] + offs, yaws, indexing="ij")
         poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
-        scores = fitter.score("die", poses, c, -2)
+        scores = fitter.score("die", poses, c, -2, ring_cls=-10 - c)
         j = int(np.argmax(scores))
         if scores[j] > best_score:
             best_score, best = float(scores[j]), poses[j]

@@ -1,0 +1,52 @@
+"""The dice in the tray, read where the reader went wrong before: dice touching each other, and
+a patch that only partly shows a die's colour taken for another die (which then made a white
+face the kobold die's blank: four dice and no marks)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from companion.synth.nains.photo import photograph
+from companion.synth.nains.scene import Die, NainsScene
+from companion.synth.scene import Light
+
+from .conftest import clean_shot, reader_for, view_at
+
+GREY_MAT = (0.42, 0.43, 0.42)
+DIM = Light(30.0, 60.0, (0.25, 0.28, 0.3), (0.07, 0.08, 0.09))
+#: a violet die and a yellow one side by side, touching
+TOUCHING = (Die("colour", "violet", 85, 218, 87, 1), Die("colour", "yellow", 101.5, 218.5, 85, 1),
+            Die("colour", "blue", 70, 257, 35, 1), Die("kobold", "2", 120, 270, 20, 0))
+
+
+def _tray(observation) -> Counter:
+    return Counter((p.get("die"), p.get("face")) for p in observation.pieces if p.zone == "tray")
+
+
+@pytest.mark.parametrize("tilt", [17.0, 25.0])
+def test_dice_touching_each_other_are_both_read(tilt):
+    # before: the violet die was not found (its neighbour lay where the mat should show)
+    photo = photograph(NainsScene(dice=TOUCHING, placement_seed=5, mat=GREY_MAT),
+                       clean_shot(view_at(tilt), light=DIM))
+    seen = reader_for(tilt).read(photo.image)
+    assert _tray(seen) == Counter((d.kind, d.face) for d in TOUCHING)
+
+
+def test_a_phantom_die_does_not_make_a_white_face_the_kobold_blank():
+    # the reader corpus's table 116 of seed 21 (daylight, 3° of tilt, dark green mat): a patch
+    # beside the blue die, partly its colour, was read as a red die at 0.14, and with four dice
+    # and no marks the white die was read as the kobold die's blank
+    from calibration.boards import TableLayout
+    from companion.synth.nains.colour_shot import learn_colours
+    from companion.synth.nains.generate import NainsRanges, corpus_item
+    from companion.vision.nains.reader import NainsReader
+
+    scene, shot = corpus_item(21, 116, NainsRanges(), hand_probability=0.2)
+    photo = photograph(scene, shot)
+    reader = NainsReader(camera=shot.view.camera, zones=scene.zones, colours=learn_colours(scene, shot),
+                         layout=TableLayout(scene.zones.table_layout().markers, measured=True))
+    seen = reader.read(photo.image)
+    assert _tray(seen) == _tray(photo.truth.observation) == Counter(
+        {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "blue"): 1})
