@@ -300,8 +300,10 @@ def _settle_cubes_and_roofs(fitter: Fitter, found: list) -> list[StoneReading]:
             out.append(r)
             continue
         shape, conf = decided
+        if shape == "cube":  # not a roof: the best of the other shapes
+            shape = max((k for k in per_shape if k != "roof"), key=lambda k: per_shape[k][0])
         score, pose = per_shape[shape]
-        other = max(v[0] for k, v in per_shape.items() if k not in ("cube", "roof"))
+        other = max(v[0] for k, v in per_shape.items() if k not in ("roof", shape) and (shape != "roof" or k != "cube"))
         conf = min(conf, float(1.0 / (1.0 + np.exp(-8.0 * (score - other)))))
         sure = float(np.clip(0.75 + (score - MIN_SCORE) / 5.0, 0.5, 0.995)) * conf
         out.append(StoneReading(r.colour, shape, sure, (float(pose[0]), float(pose[1])), float(pose[3])))
