@@ -50,3 +50,19 @@ def test_a_phantom_die_does_not_make_a_white_face_the_kobold_blank():
     seen = reader.read(photo.image)
     assert _tray(seen) == _tray(photo.truth.observation) == Counter(
         {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "blue"): 1})
+
+
+#: the kobold die showing the kobold's head among three colour dice
+KOBOLD_HEAD = (Die("colour", "orange", 93, 261, 76, 1), Die("colour", "red", 119, 247, 77, 2),
+               Die("colour", "orange", 129, 289, 42, 0), Die("kobold", "kobold", 75, 226, 49, 1))
+
+
+@pytest.mark.parametrize("tilt", [11.0, 30.0])
+def test_the_kobold_head_is_read(tilt):
+    # before: the kobold die showing its head was not found (the head, blurred, looks as grey
+    # as the grey mat, and what is left of the ivory face is a thin ring)
+    light = Light(60.0, 75.0, (0.22, 0.22, 0.22), (0.62, 0.64, 0.66))
+    photo = photograph(NainsScene(dice=KOBOLD_HEAD, placement_seed=5, mat=GREY_MAT),
+                       clean_shot(view_at(tilt), light=light))
+    seen = reader_for(tilt).read(photo.image)
+    assert _tray(seen) == Counter((d.kind, d.face) for d in KOBOLD_HEAD)

@@ -72,13 +72,16 @@ def read_tray(image: np.ndarray, view: View, tray: Rect, colours: FrameColours,
     names = colours.names
     white, dark = 1 + names.index("white"), 1 + names.index("dark")
     # one more class: the kobold die's face, ivory with black marks
-    ivory = np.logaddexp(lp[:, :, white], lp[:, :, dark])[:, :, None]
-    lp = np.concatenate([lp, ivory], axis=2)
+    ivory = np.logaddexp(lp[:, :, white], lp[:, :, dark])
+    inside = _within_light(lp[:, :, white] > np.log(0.5), DIE_MM * PPM) & ~outside
+    ivory[inside] = np.maximum(ivory[inside], np.log(MARK_SEEN))
+    lp = np.concatenate([lp, ivory[:, :, None]], axis=2)
     fitter = Fitter(plane, lp, view.pose.camera_position)
     tops = [1 + i for i, n in enumerate(names) if n in COLOUR_FACES and n != "white"] + [lp.shape[2] - 1]
     side = DIE_MM * PPM
     solid = ((lp[:, :, 0] < np.log(0.5)) & ~outside).astype(np.uint8)
     solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    solid[inside] = 1
     cands = _candidates(solid, plane, view, lp, tops, side)
     fitted: list[tuple[float, int, np.ndarray]] = []
     for xy, yaw in cands:
@@ -122,6 +125,20 @@ def _room_for(reading: DieReading, found: list[DieReading]) -> bool:
         return colour < COLOUR_DICE + KOBOLD_DICE - marked
     plain = sum(d.die == "colour" and d.face != "white" for d in found)
     return plain < COLOUR_DICE and colour < COLOUR_DICE + KOBOLD_DICE - marked
+
+
+#: how likely a pixel that a light face closes round is the kobold die's face (its mark)
+MARK_SEEN = 0.6
+
+
+def _within_light(light: np.ndarray, side: float) -> np.ndarray:
+    """What light pixels close round, a few millimetres across: the kobold die's marks on its
+    ivory face (the kobold's head fills half the face, and blurred it can look as grey as a
+    grey mat)."""
+    k = int(round(0.75 * side)) | 1
+    kern = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    m = light.astype(np.uint8)
+    return (cv2.morphologyEx(m, cv2.MORPH_CLOSE, kern) > 0) & ~light
 
 
 def _candidates(solid: np.ndarray, plane: Plane, view: View, lp: np.ndarray, tops: list[int],
