@@ -13,8 +13,12 @@ one decision:
 * ``ask``: several candidates explain the picture about equally and differ in what matters
   (the position, the verdict or the score): a person must choose;
 * ``chain``: no single move explains the picture but two in a row clearly do (a player's two
-  steps, or a move and the next player's first action, made between two still moments): the
-  first is settled, and the picture judged again from there;
+  steps, or a move and the next player's first action, made between two still moments), or
+  the single move that explains it best breaks a rule and two legal moves in a row explain it
+  as well (a broken rule weighs more than a second move: a build, then the next roll, is not
+  the builder rolling again): the first is settled, and the picture judged again from there;
+  when several pairs, or a pair and the broken rule, explain it about equally, the referee
+  asks;
 * ``unexplained``: nothing explains the picture (a knocked-over stack, a move the rules cannot
   produce): say so with the nearest candidates and wait.
 
@@ -133,6 +137,10 @@ def decide(game: Game, state: Any, observation: Observation, *,
         chain = _chain(game, groups, observation, threshold)
         if chain is not None:
             return Decision("chain", chosen=chain, options=[chain], nothing_cost=nothing)
+        tied = _tied_pairs(game, groups, observation, threshold)
+        if tied:
+            return Decision("ask", options=tied, nothing_cost=nothing,
+                            reason="two moves in a row explain the table: which was the first?")
         return Decision("unexplained", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="no move of the rules explains the table")
     if nothing <= seen_best + CLEAR_MARGIN:
@@ -143,6 +151,12 @@ def decide(game: Game, state: Any, observation: Observation, *,
                                    "which move was made?")
         return Decision("nothing", options=[g[0] for g in groups[:3]], nothing_cost=nothing,
                         reason="unchanged" if nothing <= seen_best else "uncertain")
+    if not best.candidate.verdict.legal:
+        # one broken rule explains the picture best: two legal moves in a row may explain it
+        # as well (a move, then the next player's, between two still moments)
+        instead = _legal_chain(game, groups, observation, threshold, best, nothing)
+        if instead is not None:
+            return instead
     close = [g[0] for g in groups if g[0].rank - best.rank < CLEAR_MARGIN]
     if len(close) > 1:
         if all(not o.candidate.complete for o in close):
@@ -198,3 +212,67 @@ def _chain(game: Game, groups: list[list[Option]], observation: Observation,
     if cost > threshold or (len(pairs) > 1 and pairs[1][0] - cost < CLEAR_MARGIN):
         return None
     return first
+
+
+#: what a broken rule weighs at least against two legal moves in a row explaining the same
+#: picture (on the matching scale; a game whose priors weigh an illegal reading more keeps its
+#: own): players break a rule now and then, but two moves between still moments are the normal
+#: course of a quick game, so a legal pair that explains the picture as well wins clearly
+BROKEN_RULE = MISS
+
+
+def _legal_pairs(game: Game, groups: list[list[Option]], observation: Observation,
+                 threshold: float) -> list[tuple[float, Option]]:
+    """Legal two-move explanations of the picture, likeliest first, each as (rank, first move):
+    the first move legal from the tracked state (it may be incomplete: the player could have
+    gone on, but the next move ended the turn), the second legal and explaining the picture
+    under the unexplained threshold; a pair is ranked by its second move's rank plus its first
+    move's prior. At most :data:`CHAIN_WIDTH` first moves are tried."""
+    firsts = [g[0] for g in groups
+              if g[0].base == "current" and g[0].candidate.verdict.legal][:CHAIN_WIDTH]
+    pairs: list[tuple[float, Option]] = []
+    for first in firsts:
+        cand = first.candidate
+        seconds = [c for c in game.candidates(cand.state, observation)
+                   if c.verdict.legal and c.cost <= threshold]
+        if seconds:
+            pairs.append((min(c.rank for c in seconds) + cand.prior, first))
+    pairs.sort(key=lambda p: p[0])
+    return pairs
+
+
+def _tied_pairs(game: Game, groups: list[list[Option]], observation: Observation,
+                threshold: float) -> list[Option]:
+    """When nothing single explains the picture and no two moves clearly do: the first moves of
+    the legal pairs that explain it about equally (a card taken that the camera cannot see, in
+    the first of two moves), to ask which; empty when there are not several."""
+    pairs = _legal_pairs(game, groups, observation, threshold)
+    if len(pairs) < 2:
+        return []
+    return [o for r, o in pairs if r - pairs[0][0] < CLEAR_MARGIN] if \
+        pairs[1][0] - pairs[0][0] < CLEAR_MARGIN else []
+
+
+def _legal_chain(game: Game, groups: list[list[Option]], observation: Observation,
+                 threshold: float, best: Option, nothing: float) -> Decision | None:
+    """When the best single explanation of the picture is illegal: the legal two-move chains
+    that explain it too (:func:`_legal_pairs`). A clear winning pair, clearly likelier than
+    the broken rule, is a ``chain`` (its first move settled, the picture judged again from
+    there); pairs and the illegal move about as likely are asked about; otherwise None (the
+    illegal move stands). The illegal move is ranked by its rank, a broken rule weighing at
+    least :data:`BROKEN_RULE`."""
+    pairs = _legal_pairs(game, groups, observation, threshold)
+    if not pairs:
+        return None
+    broken = max(best.rank, best.cost + BROKEN_RULE)
+    rank, first = pairs[0]
+    if rank >= broken + CLEAR_MARGIN:
+        return None  # the illegal move explains the picture clearly better
+    close = [o for r, o in pairs if r - rank < CLEAR_MARGIN]
+    if len(close) == 1 and rank <= broken - CLEAR_MARGIN:
+        return Decision("chain", chosen=first, options=[first], nothing_cost=nothing,
+                        reason="two legal moves in a row explain the table")
+    if rank > broken - CLEAR_MARGIN:
+        close.append(best)
+    return Decision("ask", options=close, nothing_cost=nothing,
+                    reason="a broken rule or two moves in a row explain the table: which?")

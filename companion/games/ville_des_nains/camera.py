@@ -439,18 +439,41 @@ ALTERED = 2
 MAX_TAKES = COLOUR_DICE + 1
 
 
-def _hypotheses(state: VdnState, ch: _Change) -> list[Move]:
+def _hypotheses(state: VdnState, ch: _Change, *, first_of_two: bool = False) -> list[Move]:
     moves: list[Move] = []
     read = ch.takes
     if len(read) > MAX_TAKES:
         return []
+    find = _first_of_two if first_of_two else _hypotheses_for
     try:
         for takes in ch.take_options(state):
             ch.takes = list(takes)
-            moves += _hypotheses_for(state, ch)
+            moves += find(state, ch)
     finally:
         ch.takes = read
     return list(dict.fromkeys(moves))
+
+
+def _first_of_two(state: VdnState, ch: _Change) -> list[Move]:
+    """When the dice changed and the table stirred, the move of the player on turn made with
+    the dice they had, the next player having rolled since: the first of two moves between
+    still moments (a build, or the kobold's play, then the next roll). Alone it leaves the new
+    dice unexplained (each die a confident reading: it never comes near the best on its own);
+    the referee tries it with a move after it (:func:`companion.referee.decide.decide`), where
+    the only single reading is often one the rules forbid (the builder rolling again, or
+    building with another's dice)."""
+    if not (ch.colour_changed or ch.kobold_changed):
+        return []
+    seat = state.players[state.turn]
+    if state.stage == BUILD and (ch.takes or ch.tower_delta > 0):
+        return [Build(seat=seat, take=tuple(ch.takes), draws=draws)
+                for draws in _draw_variants(state, ch.tower_delta, ch.destroyed)
+                if ch.takes or draws]
+    if state.stage == KOBOLD and ch.colour_changed and not ch.takes and ch.tower_delta >= 0 \
+            and len(ch.destroyed) <= 1 and (ch.tower_delta or ch.destroyed):
+        return [KoboldPlay(seat, add=ch.tower_delta,
+                           destroy=ch.destroyed[0] if ch.destroyed else None)]
+    return []
 
 
 def _hypotheses_for(state: VdnState, ch: _Change) -> list[Move]:
@@ -554,7 +577,7 @@ def _acting(state: VdnState, move: Move) -> bool:
 def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
     if state.stage == OVER:
         return []
-    ch = _Change(state, observation)
+    ch = read = _Change(state, observation)
     found: list[tuple[Move, Result]] = []
     if ch.anything:
         for move in _hypotheses(state, ch):
@@ -569,6 +592,10 @@ def candidates(state: VdnState, observation: Observation) -> list[Candidate]:
             if ch.anything:
                 for move in _hypotheses(state, ch):
                     found += _results(state, move)
+    if read.anything:
+        # the first of two moves, for the referee to try with a move after it
+        found += [r for move in _hypotheses(state, read, first_of_two=True)
+                  for r in _results(state, move)]
     if not found:
         return []
     by_look: dict[frozenset, list[tuple[Move, Result]]] = {}
