@@ -11,6 +11,11 @@ avalanche, whose field is as white as its border:
 * table 35 (cool light, green cloth): the white paper round a table marker lay in the seat's
   area looked at for an arm, at its edge as an arm would be, and was counted as one (that
   mountain's unread, over-exposed avalanche lowered the patch an arm needs there).
+
+And an avalanche on top of the discard pile (table 18, dim light) was not read: its border
+hardly steps into its pale field while the borders of the cards under it show clearly, and
+every pose found was theirs. It is read at the spot itself, where a thrown card lies within
+the alignment's reach.
 """
 
 from __future__ import annotations
@@ -107,3 +112,12 @@ def test_a_table_markers_paper_in_a_seat_area_is_no_arm():
     assert s["cards"] == 23 and s["cards_right"] >= 21 and s["extra"] == 0
     blue = _slots(reading, "blue")
     assert len(blue) >= 12
+
+
+def test_an_avalanche_on_top_of_the_discard_pile_is_read():
+    scene, photo, reading, seen = _read(18)
+    assert scene.discard[-1].card == "ava2"
+    assert reading.discard is not None and reading.discard.card == "ava2"
+    assert [p.get("card") for p in seen.pieces if p.zone == "discard"] == ["ava2"]
+    s = score(photo.truth, seen)
+    assert s["discard_right"] == s["discard"] == 1 and s["extra"] == 0

@@ -34,6 +34,9 @@ SPOT_REACH_MM = 12.0
 SPOT_TURN_DEG = 12.0
 #: a card's four border sides must step down into its field by at least this (share of white)
 CARD_STEP_MIN = 0.04
+#: the turns (degrees) at which a pile's top card is read at the spot itself when no pose its
+#: borders gave holds a card (each reading aligns the card within 3 degrees of it)
+SPOT_FALLBACK_TURNS = (-6.0, 0.0, 6.0)
 #: the height at which the deck's top is looked for (mm): a deck of about twenty cards; the
 #: search's reach covers higher and lower decks (their top's image shifts a little)
 DECK_TOP_MM = 6.0
@@ -142,9 +145,10 @@ def grey_patch(image: np.ndarray, view: View, spec: PatchSpec) -> np.ndarray:
 
 def read_at(image: np.ndarray, view: View, centre: tuple[float, float], angle_deg: float,
             matcher: CardMatcher, camera_ppm: float, z: float = 0.0,
-            visible: np.ndarray | None = None, memo: Any = None) -> FaceMatch:
+            visible: np.ndarray | None = None, memo: Any = None, must_hold: bool = False) -> FaceMatch:
     """Read the card lying at ``centre`` (table mm) turned ``angle_deg``, at height ``z``
-    (``memo``: the readings of the last still moment, see :mod:`.warm`)."""
+    (``memo``: the readings of the last still moment, see :mod:`.warm`; ``must_hold``: a card
+    is known to lie there, see :meth:`~.faces.CardMatcher.match`)."""
     w, h = matcher.size
     m = ALIGN_SHIFT_MM
     cw, ch = w / CANON_PPM / 2 + m, h / CANON_PPM / 2 + m
@@ -152,8 +156,9 @@ def read_at(image: np.ndarray, view: View, centre: tuple[float, float], angle_de
     crop, _ = rectify(image, view, spec)
     vis = np.ones((h, w), bool) if visible is None else visible
     if memo is None:
-        return matcher.match(crop, vis, camera_ppm)
-    return memo.match(centre, (round(angle_deg, 2), z), spec, vis, lambda: matcher.match(crop, vis, camera_ppm))
+        return matcher.match(crop, vis, camera_ppm, must_hold=must_hold)
+    return memo.match(centre, (round(angle_deg, 2), z, must_hold), spec, vis,
+                      lambda: matcher.match(crop, vis, camera_ppm, must_hold=must_hold))
 
 
 def ppm_at(view: View, xy: tuple[float, float], z: float = 0.0) -> float:
@@ -194,6 +199,21 @@ def read_spot(image: np.ndarray, view: View, spot: Spot, layout: AltitudeLayout,
         found = FoundCard(centre, angle, score, match)  # type: ignore[arg-type]
         if best is None or _better(found, best):
             best = found
+    if best is not None and best.card is None:
+        # card borders show, but no pose they give holds a card a face fits: the top card's
+        # border hardly steps into a field as pale as an avalanche's while the borders of the
+        # cards under it show clearly, and those poses are theirs. A thrown card lies within
+        # the alignment's reach of its spot: it is read there (a card being known to lie
+        # there), turned as a thrown card may be
+        centre = tuple(float(c) for c in frame.to_table(np.array([[0.0, 0.0]]))[0])
+        outline = best.outline
+        for turn in SPOT_FALLBACK_TURNS:
+            angle = spot.angle_deg + turn
+            match = read_at(image, view, centre, angle, matcher, ppm_at(view, centre, z), z,  # type: ignore[arg-type]
+                            memo=memo, must_hold=True)
+            found = FoundCard(centre, angle, outline, match)  # type: ignore[arg-type]
+            if match.name is not None and _better(found, best):
+                best = found
     return best
 
 
