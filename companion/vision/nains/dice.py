@@ -85,7 +85,7 @@ def read_tray(image: np.ndarray, view: View, tray: Rect, colours: FrameColours,
     cands = _candidates(solid, plane, view, lp, tops, side)
     fitted: list[tuple[float, int, np.ndarray]] = []
     for xy, yaw in cands:
-        score, c, pose = _fit_die(fitter, tops, xy, yaw)
+        score, c, pose = _fit_die(fitter, tops, xy, yaw, white)
         if score >= MIN_SCORE and (score >= SURE_SCORE or _top_fill(fitter, c, pose) >= MIN_FILL):
             fitted.append((score, c, pose))
     fitted.sort(key=lambda t: -t[0])
@@ -200,13 +200,16 @@ def _sure(score: float) -> float:
     return float(np.clip(0.8 + (score - MIN_SCORE) / 4.0, 0.8, 1.0))
 
 
-def _fit_die(fitter: "Fitter", tops: list[int], xy: np.ndarray, yaw: float | None
-             ) -> tuple[float, int, np.ndarray]:
+def _fit_die(fitter: "Fitter", tops: list[int], xy: np.ndarray, yaw: float | None,
+             white: int | None = None) -> tuple[float, int, np.ndarray]:
     """The best place, turn and top class of a die near ``xy`` (turned about ``yaw``): the top's
     class first (the one its middle shows best), then the place and turn for it."""
     pose = np.array([xy[0], xy[1], 0.0, 0.0 if yaw is None else yaw])
     start = np.tile(pose, (len(tops), 1))
     c = tops[int(np.argmax(fitter.score("die", start, np.array(tops), -2, ring=False)))]
+    # a light face is placed by its light pixels alone: its marks are small, and the die's own
+    # shadow beside it is as dark as they are
+    placing = white if c == tops[-1] and white is not None else c
     best_score, best = -np.inf, pose
     rounds = [(3.0, 1.5, np.arange(-9.0, 9.1, 4.5))] if yaw is not None else \
         [(4.0, 2.0, np.arange(0.0, 90.0, 9.0))]
@@ -216,10 +219,12 @@ def _fit_die(fitter: "Fitter", tops: list[int], xy: np.ndarray, yaw: float | Non
         yaws = dyaw if (yaw is None and k == 0) else best[3] + dyaw if k else pose[3] + dyaw
         gx, gy, gz = np.meshgrid(best[0] + offs, best[1] + offs, yaws, indexing="ij")
         poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
-        scores = fitter.score("die", poses, c, -2, ring_cls=-10 - c)
+        scores = fitter.score("die", poses, placing, -2, ring_cls=-10 - placing)
         j = int(np.argmax(scores))
         if scores[j] > best_score:
             best_score, best = float(scores[j]), poses[j]
+    if placing != c:
+        best_score = float(fitter.score("die", best[None, :], c, -2, ring_cls=-10 - c)[0])
     return best_score, c, best
 
 
