@@ -12,9 +12,13 @@ from collections import Counter
 
 import pytest
 
+from calibration.boards import TableLayout
+from companion.synth.nains.colour_shot import learn_colours
 from companion.synth.nains.photo import photograph
 from companion.synth.nains.scene import Loose, NainsScene
 from companion.synth.scene import Light
+from companion.vision.nains.reader import NainsReader
+from companion.vision.nains.zones import DEFAULT_ZONES
 
 from .conftest import clean_shot, reader_for, view_at
 
@@ -37,3 +41,26 @@ def test_cubes_and_roofs_seen_from_above_are_told_apart(elevation, azimuth):
     seen = reader_for(tilt).read(photo.image)
     got = Counter((p.get("colour"), p.get("shape")) for p in seen.pieces if p.zone == "pool")
     assert got == Counter((s.colour, s.shape) for s in POOL)
+
+
+#: violet and orange stones with no flat top of their colour beside them (no long block, no
+#: cylinder): their tops are compared with the red and yellow ones', scaled by the colours'
+#: learned lightness
+NO_FLAT_OF_THEIR_COLOUR = (Loose("violet", "cube", 200, 190, 10), Loose("violet", "roof", 250, 195, 35),
+                           Loose("orange", "cube", 320, 190, 60), Loose("orange", "roof", 380, 195, 5),
+                           Loose("red", "long", 220, 270, 80), Loose("yellow", "cylinder", 300, 275, 0),
+                           Loose("red", "cube", 380, 280, 25), Loose("yellow", "roof", 440, 270, 70))
+
+
+def test_a_cube_with_no_flat_top_of_its_colour_in_the_pool():
+    # before: the violet and orange cubes read as roofs (nothing of their colour to compare with)
+    tilt = 6.0
+    light = Light(120.0, 85.0, (0.8, 0.8, 0.8), (0.3, 0.3, 0.3))
+    shot = clean_shot(view_at(tilt), light=light)
+    photo = photograph(NainsScene(pool=NO_FLAT_OF_THEIR_COLOUR, placement_seed=5), shot)
+    # colours learned under the table's own light, as a user calibrates them
+    reader = NainsReader(camera=shot.view.camera, colours=learn_colours(NainsScene(), shot),
+                         layout=TableLayout(DEFAULT_ZONES.table_layout().markers, measured=True))
+    seen = reader.read(photo.image)
+    got = Counter((p.get("colour"), p.get("shape")) for p in seen.pieces if p.zone == "pool")
+    assert got == Counter((s.colour, s.shape) for s in NO_FLAT_OF_THEIR_COLOUR)

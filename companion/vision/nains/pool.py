@@ -96,7 +96,9 @@ def read_pool(image: np.ndarray, view: View, pool: Rect, colours: FrameColours,
                 if pool.contains(centre, margin=4.0)[0]:
                     out.append((reading, alt))
                 explained |= silhouette
-    return _settle_cubes_and_roofs(fitter, out), explained
+    nominal = {colour: float(colours.lab[int(np.argmax(colours.loglik[:, c - 1])), 0])
+               for colour, c in zip(STONE_COLOURS, cols)}
+    return _settle_cubes_and_roofs(fitter, out, nominal), explained
 
 
 #: a region's picture that changed less than this (grey levels, in any 4-pixel block) is the
@@ -276,12 +278,13 @@ def _top_lightness(fitter: Fitter, pose, half: float) -> tuple[np.ndarray, np.nd
     return fitter.L[iy * fitter.w + ix], gx, gy
 
 
-def _settle_cubes_and_roofs(fitter: Fitter, found: list) -> list[StoneReading]:
+def _settle_cubes_and_roofs(fitter: Fitter, found: list, nominal: dict[str, float]) -> list[StoneReading]:
     """The pool's readings, each cube or roof decided again by its top's lightness: a cube's top
     is flat and evenly lit, as bright as the flat tops (long blocks, cylinders) of its colour in
     the same light; a roof's two steep slopes are lit unlike each other, or alike and darker.
     Their outlines from above are the same square, which the fit alone cannot tell apart.
-    ``found``: (reading, what the fit found for a cube and a roof, or None)."""
+    ``found``: (reading, what the fit found for a cube and a roof, or None); ``nominal``: each
+    colour's learned lightness (L*)."""
     if fitter.L is None:
         return [r for r, _ in found]
     flat: dict[str, list[float]] = {}
@@ -289,13 +292,20 @@ def _settle_cubes_and_roofs(fitter: Fitter, found: list) -> list[StoneReading]:
         if r.shape in ("long", "cylinder") and r.conf >= 0.7:
             L, _, _ = _top_lightness(fitter, (r.centre[0], r.centre[1], 0.0, r.yaw_deg), 6.0)
             flat.setdefault(r.colour, []).append(float(np.median(L)))
+    # a colour with no flat top in the pool: the flat tops of the colour learned the most alike
+    # in lightness, scaled by the two colours' learned lightness (the same light on every top)
+    known = [k for k in flat if nominal.get(k, 0.0) > 1.0]
     out = []
     for r, alt in found:
         if alt is None:
             out.append(r)
             continue
         _, _, per_shape = alt
-        decided = _flat_or_ridged(fitter, per_shape["cube"][1], flat.get(r.colour))
+        like = flat.get(r.colour)
+        if not like and known and nominal.get(r.colour, 0.0) > 1.0:
+            k = min(known, key=lambda k: abs(nominal[k] - nominal[r.colour]))
+            like = [float(np.median(flat[k])) * nominal[r.colour] / nominal[k]]
+        decided = _flat_or_ridged(fitter, per_shape["cube"][1], like)
         if decided is None:
             out.append(r)
             continue
