@@ -126,6 +126,73 @@ def paper_white(image: np.ndarray, view: View, layout: Layout) -> tuple[float, f
         return None
 
 
+#: markers of an unmeasured layout that fit their nominal places within this (rms, px) are held
+#: there (:func:`nominal_view`)
+NOMINAL_RMS_PX = 1.5
+#: ... when the held pose moves the mountain's picture (its anchor on the table and
+#: :data:`MOUNTAIN_TOP_MM` above it) by more than this (px)
+HELD_MOVE_PX, MOUNTAIN_TOP_MM = 6.0, 160.0
+#: how much a frame is enlarged to look again for the markers not found in it, when it shows
+#: no more than :data:`ZOOM_BELOW` of them (three fix the pose well)
+MARKER_ZOOM, ZOOM_BELOW = 1.5, 2
+
+
+def table_markers(image: np.ndarray, camera: CameraModel | None, layout: Any) -> list:
+    """The table markers detected in the frame. Where only :data:`ZOOM_BELOW` or fewer are
+    found (small markers far off at a steep angle, their cells 3 px wide and blurred), the frame
+    enlarged by :data:`MARKER_ZOOM` is looked at too, and the markers found only there are added
+    (their corners taken back to the frame's pixels). At 33° of tilt, 1 m away, two of the four
+    were missed and the pose from the other two lay 10–23 px off at the far corners."""
+    from calibration.markers import Detection, detect_markers, unique_by_id
+
+    size = (image.shape[1], image.shape[0])
+    cam = camera.scaled(size) if camera is not None and tuple(camera.size) != size else camera
+    found = {i: d for i, d in unique_by_id(detect_markers(image, camera=cam)).items() if i in layout.ids}
+    if len(found) > ZOOM_BELOW:
+        return list(found.values())
+    z = MARKER_ZOOM
+    big = cv2.resize(image, (round(size[0] * z), round(size[1] * z)), interpolation=cv2.INTER_CUBIC)
+    zcam = cam.scaled((big.shape[1], big.shape[0])) if cam is not None else None
+    for i, d in unique_by_id(detect_markers(big, camera=zcam)).items():
+        if i in layout.ids and i not in found:
+            found[i] = Detection(i, (np.asarray(d.corners, float) + 0.5) / z - 0.5)
+    return list(found.values())
+
+
+def nominal_view(loc: Any, detections: list, layout: Any, size: tuple[int, int],
+                 anchor: tuple[float, float]) -> View:
+    """The view of a table location, with the markers of an unmeasured layout held at their
+    nominal places when they fit there within :data:`NOMINAL_RMS_PX`. The fit of an unmeasured
+    layout moves each marker but one (80 mm of prior) to fit its corners best; a few small
+    markers far off leave those moves and the pose poorly told apart, and the corners' noise
+    alone then moved the pose found 5–14 px at the mountain (the lattice found from the cubes
+    half a cell off with it). Markers that sit where the layout says fit there within the
+    corners' noise; markers really moved do not, and keep the fit that moved them. The held
+    pose is taken only where it moves the mountain's picture by more than :data:`HELD_MOVE_PX`
+    (the corpus's poses 6–14 px off); below, the fit is kept as it was: the whole-game videos'
+    cameras (18–28° of tilt, their poses 2.5–4.3 px off at the mountain) were refereed right
+    on it, and one of them (four players at 24°) was not on the held pose (a still position
+    missed at step 37, the verdicts a step late from there), which is not understood yet."""
+    from calibration.pose import fit_markers
+
+    fit = loc.fit
+    if fit is None or layout.measured or fit.focal_estimated:
+        return loc.view
+    dets = {d.id: d for d in detections if d.id in fit.markers}
+    try:
+        held = fit_markers(dets, size, layout, fit.camera, free_layout=False)
+    except (BadInput, cv2.error):  # no pose fits them held: keep the moved fit
+        return loc.view
+    if held.rms_px > NOMINAL_RMS_PX:
+        return loc.view
+    view = View(loc.view.camera, held.pose)
+    ax, ay = anchor
+    pts = np.array([[ax, ay, 0.0], [ax, ay, MOUNTAIN_TOP_MM]])
+    if float(np.linalg.norm(view.project(pts) - loc.view.project(pts), axis=1).max()) <= HELD_MOVE_PX:
+        return loc.view
+    return view
+
+
 class HlcReader:
     """Reads Haut les Cubes positions. ``camera``: the calibrated lens (estimated from the
     markers when None); ``pose``: a fixed table pose to use when no marker is seen;
@@ -155,9 +222,10 @@ class HlcReader:
         from calibration.pose import locate_table
 
         layout = self.table_layout or TableLayout.rectangle(*self.layout.play_area)
-        loc = locate_table(image, self.camera, layout)
+        dets = table_markers(image, self.camera, layout)
+        loc = locate_table(image, self.camera, layout, detections=dets)
         if loc.ok:
-            return loc.view
+            return nominal_view(loc, dets, layout, (image.shape[1], image.shape[0]), self.layout.anchor_xy)
         self.last.message = loc.message
         if self.pose is not None and self.camera is not None:
             cam = self.camera
