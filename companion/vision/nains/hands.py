@@ -4,9 +4,15 @@ The table is looked at from above at low resolution (the plane of the table, 2 m
 every pixel that is not the table's own colour (:mod:`.pixels`) is a candidate. Two checks:
 
 * **before reading**: an arm reaches in from outside the play area, and nothing of the game
-  lies outside it (the zones keep clear of its edge; a tall tower leans out in the picture, but
-  no more than a stone's width and a tower's height). A large foreign region on the band around
-  the play area is an arm (:func:`arm_at_edge`);
+  lies outside it (the zones keep clear of its edge; a building leans out in the picture, but
+  no more than a stone's width and a building's height). A large foreign region on the band
+  around the play area is an arm (:func:`arm_at_edge`). The kobold's tower is the exception: it
+  stands near the edge and rises up to twelve stones (240 mm), and seen from a camera on the
+  other side its picture on the table's plane leans far out over the band (a blue streak from
+  the kobold spot outwards, away from the camera's foot). The band where that column may show
+  (:func:`tower_lean`, for the tallest tower the reader considers) is no evidence of an arm: an
+  arm is wider than the column and shows on the band beside it, and one over the tower is
+  caught after reading, unexplained by the stack read there;
 * **after reading**: everything the reader found is drawn in (every stone and die, where the
   camera sees it, and the mat and the markers). What is left that is not the table is
   unexplained; a large unexplained region is an arm or a hand over the table, whatever its
@@ -18,7 +24,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from dataclasses import dataclass
+
 from companion.vision.camera import View
+from companion.vision.nains.kit import MAX_TOWER, STONE_MM
 from companion.vision.nains.pixels import Background, FrameColours
 from companion.vision.nains.planes import Plane, plane_picture
 from companion.vision.nains.solids import Placed
@@ -32,9 +41,37 @@ LOOSE_HAND_MM2 = 3000.0
 BAND_MM = 70.0
 
 
-def overview(image: np.ndarray, view: View, zones: ZoneLayout) -> Plane:
+#: the kobold's stones stand within this (mm) of the kobold spot
+TOWER_REACH_MM = 22.0
+
+
+@dataclass(frozen=True)
+class Overview(Plane):
+    """The overview: a top-down picture of the table's plane, and the view it was taken from."""
+
+    view: View | None = None
+
+
+def overview(image: np.ndarray, view: View, zones: ZoneLayout) -> Overview:
     rect = Rect(-BAND_MM, -BAND_MM, zones.width_mm + BAND_MM, zones.depth_mm + BAND_MM)
-    return plane_picture(image, view, rect, 0.0, PPM)
+    plane = plane_picture(image, view, rect, 0.0, PPM)
+    return Overview(plane.rect, plane.z, plane.ppm, plane.image, view)
+
+
+def tower_lean(plane: Plane, view: View, zones: ZoneLayout) -> np.ndarray:
+    """Where (a mask of the overview) the kobold's tower, as tall as the reader considers, may
+    show on the table's plane: its column from the table up to its top, each point seen along
+    the camera's ray down to the plane."""
+    C = np.asarray(view.pose.camera_position, float)
+    x, y = zones.kobold
+    r = TOWER_REACH_MM
+    top = min(MAX_TOWER * STONE_MM, C[2] * 0.8)
+    foot = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+    t = C[2] / (C[2] - top)
+    head = C[:2] + (foot - C[:2]) * t
+    lean = np.zeros(plane.image.shape[:2], np.uint8)
+    _fill(lean, plane, np.vstack([foot, head]), 1)
+    return lean
 
 
 def foreign(plane: Plane, colours: FrameColours, table: Background, zones: ZoneLayout) -> np.ndarray:
@@ -63,9 +100,13 @@ def _largest_mm2(mask: np.ndarray) -> float:
 
 
 def arm_at_edge(plane: Plane, mask: np.ndarray, zones: ZoneLayout) -> float:
-    """The largest foreign region (mm²) touching the band around the play area (0: none)."""
+    """The largest foreign region (mm²) touching the band around the play area (0: none), the
+    band where the kobold's tower may lean out apart (when the overview knows its view)."""
     inner = np.zeros_like(mask)
     _fill(inner, plane, Rect(-8.0, -8.0, zones.width_mm + 8.0, zones.depth_mm + 8.0).corners(), 1)
+    view = getattr(plane, "view", None)
+    if view is not None:
+        inner |= tower_lean(plane, view, zones)
     band = mask & (1 - inner)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
                                                          connectivity=8)
