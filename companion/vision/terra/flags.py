@@ -35,6 +35,12 @@ from companion.vision.terra.kit import (
 MIN_SATURATION = 0.6
 #: ... and its brightness this share of white's
 MIN_VALUE = 0.10
+#: brightnesses (shares of white's) at which a candidate pixel in a deep shadow is named too,
+#: as if the light the shadow takes were given back (:func:`find_heads`) ...
+SHADOW_LEVELS = (0.4, 0.55, 0.7)
+#: ... where the shadow takes at least this share of the light: the brightness times this
+#: reaches at most the level
+SHADOW_GAIN = 1.5
 #: a colour confidence below this does not count for a head
 MIN_COLOUR_CONF = 0.25
 #: a head's disc (its diameter) has at least this mean colour confidence (a head seen whole
@@ -45,6 +51,10 @@ MIN_FILL = 0.5
 PARTLY_SEEN = 0.75
 PARTLY_MIN_SEEN = 0.12
 PARTLY_MIN_PX = 5
+#: a head in full view that the search missed (:func:`partly_hidden`) is looked for on this
+#: share of its disc, its core: the rim is blurred into what lies behind it and unsaturated
+#: there, so a small or dark head's disc never fills, though its core does
+CORE = 0.7
 
 
 @dataclass(frozen=True)
@@ -62,7 +72,8 @@ class Blob:
 class Heads:
     """What :func:`find_heads` found: the heads, the mask of their pixels (full crop), and for
     each flag colour the half-size map of each pixel's confidence in that colour (0 where
-    another colour or none), for looking again where a head may stand half hidden."""
+    another colour or none; deep shadows named as if lit, :data:`SHADOW_LEVELS`), for looking
+    again where a head may stand half hidden, or missed in full view."""
 
     blobs: list[Blob]
     mask: np.ndarray
@@ -130,6 +141,17 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
     better = conf_lit > conf
     idx = np.where(better, idx_lit, idx)
     conf = np.where(better, conf_lit, conf)
+    # ... and in a deep shadow, where the head's paint lit fully is too bright for its colour:
+    # named too as if lit to each of SHADOW_LEVELS of white's brightness. Only for the second
+    # look at the places heads would stand (:func:`partly_hidden`): over the whole board, the
+    # shadows of natural wood under a warm lamp would be named yellow
+    value = np.maximum(hsv[ys, xs, 2], 1e-3)
+    idx_dark, conf_dark = idx, conf
+    for level in SHADOW_LEVELS:
+        idx_lit, conf_lit = colours.classify(small[ys, xs] * (level / value)[:, None], white)
+        better = (conf_lit > conf_dark) & (value * SHADOW_GAIN <= level)
+        idx_dark = np.where(better, idx_lit, idx_dark)
+        conf_dark = np.where(better, conf_lit, conf_dark)
     names = colours.names
     ppm = geo.px_per_mm(150.0) / 2
     radius = HEAD_DIAMETER / 2 * ppm
@@ -140,12 +162,15 @@ def find_heads(crop_bgr: np.ndarray, white: np.ndarray, colours: ColourModel, ge
     for k, name in enumerate(names):
         if name not in FLAG_COLOURS:
             continue
+        dark = (idx_dark == k) & (conf_dark >= MIN_COLOUR_CONF)
+        if dark.sum() >= 4:
+            maps[name] = np.zeros(cand.shape, np.float32)
+            maps[name][ys[dark], xs[dark]] = conf_dark[dark]
         sel = (idx == k) & (conf >= MIN_COLOUR_CONF)
         if sel.sum() < 4:
             continue
         pix_conf = np.zeros(cand.shape, np.float32)
         pix_conf[ys[sel], xs[sel]] = conf[sel]
-        maps[name] = pix_conf
         fill = cv2.filter2D(pix_conf, -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
         peaks = (fill >= MIN_FILL) & (fill >= cv2.dilate(fill, apart))
         py, px = np.nonzero(peaks)
@@ -181,7 +206,11 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
     heights read) nor any head already found covers is looked at; when that part is small
     (:data:`PARTLY_SEEN`) but filled with one flag colour (:data:`MIN_FILL`), a flag stands
     there. The head search alone misses such heads: a sliver of a disc never fills a
-    head-sized disc, and one touching a nearer head of its colour makes no peak of its own."""
+    head-sized disc, and one touching a nearer head of its colour makes no peak of its own.
+
+    Where a head would stand in full view and none was found, its core (:data:`CORE`) is
+    looked at the same way (:func:`_in_view`): small heads, their rims blurred and unsaturated,
+    and heads in a tower's deep shadow, named only as if lit, never fill the search's disc."""
     if not heads.maps:
         return []
     taken = {f.cell for f in placed}
@@ -205,9 +234,15 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
         np.clip(np.round(pts[..., 1]).astype(int), 0, shape[0] - 1),
         np.clip(np.round(pts[..., 0]).astype(int), 0, shape[1] - 1)]
     out: list[FlagReading] = []
-    for s in np.nonzero(hid.any(axis=1) & ~hid.all(axis=1))[0]:
+    whole = ~hid.any(axis=1)
+    for s in np.nonzero(~hid.all(axis=1))[0]:
         cell = (int(s % SIZE), int(s // SIZE))
         if cell in taken:
+            continue
+        if whole[s]:
+            found = _in_view(heads.maps, predicted[s], CORE * radii[s], covered)
+            if found is not None:
+                out.append(FlagReading(found[1], cell, float(np.clip(found[0], 0.05, 0.9))))
             continue
         radius = radii[s]
         r = int(np.ceil(radius))
@@ -227,6 +262,39 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
         if best[0] >= MIN_FILL:
             out.append(FlagReading(best[1], cell, float(np.clip(best[0] * (0.5 + 0.5 * seen), 0.05, 0.9))))
     return out
+
+
+def _in_view(maps: dict[str, np.ndarray], centre: np.ndarray, radius: float, covered: np.ndarray
+             ) -> tuple[float, str] | None:
+    """A head in full view at ``centre`` (half-size px) that the search missed: the disc of
+    ``radius`` there, no found head over it, filled with one flag colour (:data:`MIN_FILL`):
+    (its mean colour confidence, the colour), else None."""
+    shape = covered.shape
+    cx, cy = centre
+    r = int(np.ceil(radius))
+    x0, y0 = int(np.floor(cx)) - r, int(np.floor(cy)) - r
+    if x0 < 0 or y0 < 0 or x0 + 2 * r + 2 > shape[1] or y0 + 2 * r + 2 > shape[0]:
+        return None
+    win = np.s_[y0:y0 + 2 * r + 2, x0:x0 + 2 * r + 2]
+    if covered[win].any():
+        return None
+    gy, gx = np.mgrid[win]
+    disc = (gx - cx) ** 2 + (gy - cy) ** 2 <= radius * radius
+    if disc.sum() < PARTLY_MIN_PX:
+        return None
+    best = max((float(m[win][disc].mean()), name) for name, m in maps.items())
+    if best[0] < MIN_FILL:
+        return None
+    # a head is a disc, not a line (an edge between a lit top and a dark side, named so): its
+    # core holds a named pixel whose four neighbours are named too
+    R = int(np.ceil(radius)) + 1
+    x0, y0 = int(np.floor(cx)) - R, int(np.floor(cy)) - R
+    wide = np.s_[max(0, y0):y0 + 2 * R + 2, max(0, x0):x0 + 2 * R + 2]
+    gy, gx = np.mgrid[wide]
+    d2 = (gx - cx) ** 2 + (gy - cy) ** 2
+    named = maps[best[1]][wide]
+    solid = cv2.erode((named > 0).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    return best if solid[d2 <= radius * radius].any() else None
 
 
 def wholly_hidden(squares: list[int], heights: np.ndarray, geo: BoardGeometry, origin: tuple[int, int],
