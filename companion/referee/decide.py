@@ -14,11 +14,10 @@ one decision:
   (the position, the verdict or the score): a person must choose;
 * ``chain``: no single move explains the picture but two in a row clearly do (a player's two
   steps, or a move and the next player's first action, made between two still moments), or
-  the single move that explains it best breaks a rule and two legal moves in a row explain it
-  as well (a broken rule weighs more than a second move: a build, then the next roll, is not
-  the builder rolling again): the first is settled, and the picture judged again from there;
-  when several pairs, or a pair and the broken rule, explain it about equally, the referee
-  asks;
+  the single move that explains it best breaks a rule and two legal moves in a row clearly
+  explain it better, the game's priors counted (a build, then the next roll, rather than the
+  builder rolling again): the first is settled, and the picture judged again from there; when
+  several pairs explain it about equally (a card unseen in the first move), the referee asks;
 * ``unexplained``: nothing explains the picture (a knocked-over stack, a move the rules cannot
   produce): say so with the nearest candidates and wait.
 
@@ -214,27 +213,22 @@ def _chain(game: Game, groups: list[list[Option]], observation: Observation,
     return first
 
 
-#: what a broken rule weighs at least against two legal moves in a row explaining the same
-#: picture (on the matching scale; a game whose priors weigh an illegal reading more keeps its
-#: own): players break a rule now and then, but two moves between still moments are the normal
-#: course of a quick game, so a legal pair that explains the picture as well wins clearly
-BROKEN_RULE = MISS
-
-
 def _legal_pairs(game: Game, groups: list[list[Option]], observation: Observation,
                  threshold: float) -> list[tuple[float, Option]]:
     """Legal two-move explanations of the picture, likeliest first, each as (rank, first move):
     the first move legal from the tracked state (it may be incomplete: the player could have
-    gone on, but the next move ended the turn), the second legal and explaining the picture
-    under the unexplained threshold; a pair is ranked by its second move's rank plus its first
-    move's prior. At most :data:`CHAIN_WIDTH` first moves are tried."""
+    gone on, but the next move ended the turn), the second legal, complete (a card laid whose
+    action has not come, which a card hidden under it could also explain, is no evidence of a
+    second move) and explaining the picture under the unexplained threshold; a pair is ranked
+    by its second move's rank plus its first move's prior. At most :data:`CHAIN_WIDTH` first
+    moves are tried."""
     firsts = [g[0] for g in groups
               if g[0].base == "current" and g[0].candidate.verdict.legal][:CHAIN_WIDTH]
     pairs: list[tuple[float, Option]] = []
     for first in firsts:
         cand = first.candidate
         seconds = [c for c in game.candidates(cand.state, observation)
-                   if c.verdict.legal and c.cost <= threshold]
+                   if c.verdict.legal and c.complete and c.cost <= threshold]
         if seconds:
             pairs.append((min(c.rank for c in seconds) + cand.prior, first))
     pairs.sort(key=lambda p: p[0])
@@ -256,23 +250,21 @@ def _tied_pairs(game: Game, groups: list[list[Option]], observation: Observation
 def _legal_chain(game: Game, groups: list[list[Option]], observation: Observation,
                  threshold: float, best: Option, nothing: float) -> Decision | None:
     """When the best single explanation of the picture is illegal: the legal two-move chains
-    that explain it too (:func:`_legal_pairs`). A clear winning pair, clearly likelier than
-    the broken rule, is a ``chain`` (its first move settled, the picture judged again from
-    there); pairs and the illegal move about as likely are asked about; otherwise None (the
-    illegal move stands). The illegal move is ranked by its rank, a broken rule weighing at
-    least :data:`BROKEN_RULE`."""
+    that explain it (:func:`_legal_pairs`), when the likeliest is clearly likelier than the
+    broken rule (by the clear margin, the game's priors counted: La Ville des Nains weighs a
+    broken rule as a missed piece, so a build then the next roll beats the builder rolling
+    again, which looks the same). One such pair is a ``chain`` (its first move settled, the
+    picture judged again from there); several about equally likely are asked about (a card
+    unseen in the first move). Otherwise None: the illegal move stands, flagged as before (a
+    pair that only ties with it, such as a card hidden under the next player's and a giant
+    moved out of sight, is no reason to doubt what the camera saw)."""
     pairs = _legal_pairs(game, groups, observation, threshold)
-    if not pairs:
+    if not pairs or pairs[0][0] > best.rank - CLEAR_MARGIN:
         return None
-    broken = max(best.rank, best.cost + BROKEN_RULE)
     rank, first = pairs[0]
-    if rank >= broken + CLEAR_MARGIN:
-        return None  # the illegal move explains the picture clearly better
     close = [o for r, o in pairs if r - rank < CLEAR_MARGIN]
-    if len(close) == 1 and rank <= broken - CLEAR_MARGIN:
+    if len(close) == 1:
         return Decision("chain", chosen=first, options=[first], nothing_cost=nothing,
                         reason="two legal moves in a row explain the table")
-    if rank > broken - CLEAR_MARGIN:
-        close.append(best)
     return Decision("ask", options=close, nothing_cost=nothing,
-                    reason="a broken rule or two moves in a row explain the table: which?")
+                    reason="two legal moves in a row explain the table: which was the first?")

@@ -2,10 +2,12 @@
 
 Between two still moments a player may finish a move and the next player make theirs (La Ville
 des Nains: a build, then the next roll; Haut les Cubes: a card played, then the next player's).
-One illegal move often explains such a picture as well (the builder rolling again, a player out
-of turn): a broken rule must then weigh more than a second legal move, so the two legal moves are
-recorded. A move that no legal pair explains is still flagged, with its rule. Built on the demo
-scripts' ideal observations (what the camera should see after each step), no video.
+One illegal move often explains such a picture as well or nearly (the builder rolling again, a
+player out of turn): when two legal moves in a row explain it clearly better, the game's priors
+counted (La Ville des Nains weighs a broken rule as a missed piece), the two legal moves are
+recorded; when several such pairs differ by a card the camera cannot see, the referee asks. A
+move that no legal pair explains is still flagged, with its rule. Built on the demo scripts'
+ideal observations (what the camera should see after each step), no video.
 """
 
 from __future__ import annotations
