@@ -262,6 +262,10 @@ FLAT_RATIO = 0.93
 #: how sharp the flat-top comparison is (relative lightness), and the least it is trusted
 FLAT_SPREAD = 0.015
 FLAT_MIN_CONF = 0.6
+#: an unsure lightness decision (at :data:`FLAT_MIN_CONF`) does not overrule a fit this much
+#: better (score) for the shape it first chose: a top a little darker than its colour's flat
+#: tops, on a stone whose outline fits a cube clearly better than a roof, is a cube in shade
+FIT_OVERRULE = 0.5
 
 
 def _top_lightness(fitter: Fitter, pose, half: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -313,6 +317,9 @@ def _settle_cubes_and_roofs(fitter: Fitter, found: list, nominal: dict[str, floa
         if shape == "cube":  # not a roof: the best of the other shapes
             shape = max((k for k in per_shape if k != "roof"), key=lambda k: per_shape[k][0])
         score, pose = per_shape[shape]
+        if shape != r.shape and conf <= FLAT_MIN_CONF and per_shape[r.shape][0] - score > FIT_OVERRULE:
+            out.append(r)
+            continue
         other = max(v[0] for k, v in per_shape.items() if k not in ("roof", shape) and (shape != "roof" or k != "cube"))
         conf = min(conf, float(1.0 / (1.0 + np.exp(-8.0 * (score - other)))))
         sure = float(np.clip(0.75 + (score - MIN_SCORE) / 5.0, 0.5, 0.995)) * conf
