@@ -25,11 +25,11 @@ from companion.referee.decide import decide
 from companion.store import EventLog
 
 
-def script_states(name):
-    """The game, the states the demo script goes through (illegal moves put back), the moves
-    between them and each move's script step."""
+def script_states(name, script=None):
+    """The game, the states a script (the game's demo script unless given) goes through
+    (illegal moves put back), the moves between them and each move's script step."""
     game = get_game(name)
-    script = demo_script(name)
+    script = script if script is not None else demo_script(name)
     states = [game.setup(script.players, game.options_from_json(dict(script.options)),
                          seed=script.seed)]
     moves, steps = [], []
@@ -114,17 +114,7 @@ def test_a_finished_building_and_the_kobolds_roll_are_asked_by_card_not_unexplai
     """Game 2: green finishes a building (which card it takes the camera cannot see) and the
     kobold rolls before the table is still. No single move explains that picture; the pairs
     differ only by the card, so the referee asks which, instead of saying nothing explains it."""
-    game = get_game("ville-des-nains")
-    script = kobold_script()
-    states = [game.setup(script.players, game.options_from_json(dict(script.options)),
-                         seed=script.seed)]
-    moves, steps = [], []
-    for step in script.steps:
-        if step.kind == "illegal":
-            continue
-        moves.append(game.move_from_json(step.move))
-        steps.append(step)
-        states.append(game.apply(states[-1], moves[-1]))
+    game, script, states, moves, steps = script_states("ville-des-nains", kobold_script())
     asked = [k for k, s in enumerate(steps[:-1]) if s.kind == "ask"
              and game.move_to_json(moves[k + 1])["seat"] == "blue"]
     assert asked

@@ -43,19 +43,31 @@ def reader_for(tilt: float) -> NainsReader:
     return NainsReader(camera=view_at(tilt).camera, layout=layout, colours=_colours(tilt))
 
 
-def read_corpus_item(seed: int, index: int, hand_probability: float = 0.2):
-    """The reader corpus's table ``index`` of ``seed`` (as `companion bench vision_nains`
-    draws it), read cold by a reader set up as a user would: the buildings read and the truth's,
-    each as ``{(zone, building, level): (colour, shape)}``, and the shot."""
-    from companion.synth.nains.corpus import _built
+def corpus_reader(scene: NainsScene, shot: Shot) -> NainsReader:
+    """A reader set up for a rendered table as a user would set it up: the camera's lens, the
+    table's measured markers, its zones, and colours learned under the shot's light."""
+    zones = scene.zones
+    return NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
+                       zones=zones, colours=learn_colours(scene, shot))
+
+
+def corpus_table(seed: int, index: int, hand_probability: float = 0.2):
+    """The reader corpus's table ``index`` of ``seed`` as `companion bench vision_nains` draws
+    it, and its photograph: (scene, shot, photo)."""
     from companion.synth.nains.generate import NainsRanges, corpus_item
     from companion.synth.nains.photo import photograph
-    from companion.vision.nains.reader import observation_of
 
     scene, shot = corpus_item(seed, index, NainsRanges(), hand_probability=hand_probability)
-    photo = photograph(scene, shot)
-    zones = scene.zones
-    reader = NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
-                         zones=zones, colours=learn_colours(scene, shot))
-    read = _built(observation_of(reader.read_all(photo.image)))
+    return scene, shot, photograph(scene, shot)
+
+
+def read_corpus_item(seed: int, index: int, hand_probability: float = 0.2):
+    """The reader corpus's table ``index`` of ``seed``, read cold by :func:`corpus_reader`: the
+    buildings read and the truth's, each as ``{(zone, building, level): (colour, shape)}``, and
+    the shot."""
+    from companion.synth.nains.corpus import _built
+    from companion.vision.nains.reader import observation_of
+
+    scene, shot, photo = corpus_table(seed, index, hand_probability)
+    read = _built(observation_of(corpus_reader(scene, shot).read_all(photo.image)))
     return read, _built(photo.truth.observation), shot

@@ -17,20 +17,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.boards import TableLayout
-from companion.synth.nains.colour_shot import learn_colours
 from companion.synth.nains.corpus import score
 from companion.synth.nains.generate import NainsRanges, corpus_item, random_hand
 from companion.synth.nains.photo import photograph
-from companion.vision.nains.reader import NainsReader, observation_of
+from companion.vision.nains.reader import observation_of
+
+from .conftest import corpus_reader
 
 
 def _read(scene, shot):
     photo = photograph(scene, shot)
-    zones = scene.zones
-    reader = NainsReader(camera=shot.view.camera, layout=TableLayout(zones.table_layout().markers, measured=True),
-                         zones=zones, colours=learn_colours(scene, shot))
-    return photo.truth, reader.read_all(photo.image)
+    return photo.truth, corpus_reader(scene, shot).read_all(photo.image)
 
 
 #: (seed, table, where the arm reaches: the kobold spot or the band's speckled corner, table mm)

@@ -12,7 +12,7 @@ from companion.synth.nains.photo import photograph
 from companion.synth.nains.scene import Die, NainsScene
 from companion.synth.scene import Light
 
-from .conftest import clean_shot, reader_for, view_at
+from .conftest import clean_shot, corpus_reader, corpus_table, reader_for, view_at
 
 GREY_MAT = (0.42, 0.43, 0.42)
 DIM = Light(30.0, 60.0, (0.25, 0.28, 0.3), (0.07, 0.08, 0.09))
@@ -25,29 +25,26 @@ def _tray(observation) -> Counter:
     return Counter((p.get("die"), p.get("face")) for p in observation.pieces if p.zone == "tray")
 
 
+def _dice_read(dice, tilt: float, light: Light) -> tuple[Counter, Counter]:
+    """The tray read and its truth, for ``dice`` on the grey mat seen at ``tilt`` in ``light``."""
+    photo = photograph(NainsScene(dice=dice, placement_seed=5, mat=GREY_MAT),
+                       clean_shot(view_at(tilt), light=light))
+    return _tray(reader_for(tilt).read(photo.image)), Counter((d.kind, d.face) for d in dice)
+
+
 @pytest.mark.parametrize("tilt", [17.0, 25.0])
 def test_dice_touching_each_other_are_both_read(tilt):
     # before: the violet die was not found (its neighbour lay where the mat should show)
-    photo = photograph(NainsScene(dice=TOUCHING, placement_seed=5, mat=GREY_MAT),
-                       clean_shot(view_at(tilt), light=DIM))
-    seen = reader_for(tilt).read(photo.image)
-    assert _tray(seen) == Counter((d.kind, d.face) for d in TOUCHING)
+    read, truth = _dice_read(TOUCHING, tilt, DIM)
+    assert read == truth
 
 
 def test_a_phantom_die_does_not_make_a_white_face_the_kobold_blank():
     # the reader corpus's table 116 of seed 21 (daylight, 3° of tilt, dark green mat): a patch
     # beside the blue die, partly its colour, was read as a red die at 0.14, and with four dice
     # and no marks the white die was read as the kobold die's blank
-    from calibration.boards import TableLayout
-    from companion.synth.nains.colour_shot import learn_colours
-    from companion.synth.nains.generate import NainsRanges, corpus_item
-    from companion.vision.nains.reader import NainsReader
-
-    scene, shot = corpus_item(21, 116, NainsRanges(), hand_probability=0.2)
-    photo = photograph(scene, shot)
-    reader = NainsReader(camera=shot.view.camera, zones=scene.zones, colours=learn_colours(scene, shot),
-                         layout=TableLayout(scene.zones.table_layout().markers, measured=True))
-    seen = reader.read(photo.image)
+    scene, shot, photo = corpus_table(21, 116)
+    seen = corpus_reader(scene, shot).read(photo.image)
     assert _tray(seen) == _tray(photo.truth.observation) == Counter(
         {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "blue"): 1})
 
@@ -62,10 +59,8 @@ def test_the_kobold_head_is_read(tilt):
     # before: the kobold die showing its head was not found (the head, blurred, looks as grey
     # as the grey mat, and what is left of the ivory face is a thin ring)
     light = Light(60.0, 75.0, (0.22, 0.22, 0.22), (0.62, 0.64, 0.66))
-    photo = photograph(NainsScene(dice=KOBOLD_HEAD, placement_seed=5, mat=GREY_MAT),
-                       clean_shot(view_at(tilt), light=light))
-    seen = reader_for(tilt).read(photo.image)
-    assert _tray(seen) == Counter((d.kind, d.face) for d in KOBOLD_HEAD)
+    read, truth = _dice_read(KOBOLD_HEAD, tilt, light)
+    assert read == truth
 
 
 def test_a_white_die_is_placed_by_its_light_face_not_its_shadow():
@@ -73,15 +68,7 @@ def test_a_white_die_is_placed_by_its_light_face_not_its_shadow():
     # white die was placed half on its shadow (the kobold die's face class takes in dark marks,
     # and a shadow is as dark), the shadow beside it read as a violet die at 0.65, and with four
     # dice and no marks the white die was read as the kobold die's blank
-    from calibration.boards import TableLayout
-    from companion.synth.nains.colour_shot import learn_colours
-    from companion.synth.nains.generate import NainsRanges, corpus_item
-    from companion.vision.nains.reader import NainsReader
-
-    scene, shot = corpus_item(21, 91, NainsRanges(), hand_probability=0.2)
-    photo = photograph(scene, shot)
-    reader = NainsReader(camera=shot.view.camera, zones=scene.zones, colours=learn_colours(scene, shot),
-                         layout=TableLayout(scene.zones.table_layout().markers, measured=True))
-    seen = reader.read(photo.image)
+    scene, shot, photo = corpus_table(21, 91)
+    seen = corpus_reader(scene, shot).read(photo.image)
     assert _tray(seen) == _tray(photo.truth.observation) == Counter(
         {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "orange"): 1})

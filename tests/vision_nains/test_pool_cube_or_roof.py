@@ -20,7 +20,7 @@ from companion.synth.scene import Light
 from companion.vision.nains.reader import NainsReader
 from companion.vision.nains.zones import DEFAULT_ZONES
 
-from .conftest import clean_shot, reader_for, view_at
+from .conftest import clean_shot, corpus_reader, corpus_table, reader_for, view_at
 
 #: a cube and a roof of each colour, turned every way, beside a flat-topped stone of the colour
 POOL = (Loose("red", "cube", 200, 190, 10), Loose("red", "roof", 250, 195, 35), Loose("red", "long", 310, 190, 80),
@@ -71,16 +71,9 @@ def test_an_unsure_top_does_not_overrule_a_clear_outline():
     # a roof clearly better than a cube (score -0.04 against -0.12, the ridge showing), with
     # tops the lightness test could not call (at its floor of 0.6), were turned into the best
     # of the other shapes at a confidence near 0 and dropped from the reading
-    from companion.synth.nains.generate import NainsRanges, corpus_item
-    from companion.vision.nains.reader import observation_of
-
-    scene, shot = corpus_item(5, 6, NainsRanges(), hand_probability=0.2)
+    scene, shot, photo = corpus_table(5, 6)
     assert scene.hand is None
-    photo = photograph(scene, shot)
-    reader = NainsReader(camera=shot.view.camera, colours=learn_colours(scene, shot),
-                         layout=TableLayout(scene.zones.table_layout().markers, measured=True),
-                         zones=scene.zones)
-    seen = observation_of(reader.read_all(photo.image))
+    seen = corpus_reader(scene, shot).read(photo.image)
     got = Counter((p.get("colour"), p.get("shape")) for p in seen.pieces if p.zone == "pool")
     want = Counter((s.colour, s.shape) for s in scene.pool)
     for stone in (("red", "roof"), ("violet", "roof")):
