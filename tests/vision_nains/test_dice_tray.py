@@ -25,6 +25,12 @@ def _tray(observation) -> Counter:
     return Counter((p.get("die"), p.get("face")) for p in observation.pieces if p.zone == "tray")
 
 
+def _corpus_tray(index: int) -> tuple[Counter, Counter]:
+    """The tray read and its truth, on the reader corpus's table ``index`` of seed 21."""
+    scene, shot, photo = corpus_table(21, index)
+    return _tray(corpus_reader(scene, shot).read(photo.image)), _tray(photo.truth.observation)
+
+
 def _dice_read(dice, tilt: float, light: Light) -> tuple[Counter, Counter]:
     """The tray read and its truth, for ``dice`` on the grey mat seen at ``tilt`` in ``light``."""
     photo = photograph(NainsScene(dice=dice, placement_seed=5, mat=GREY_MAT),
@@ -43,10 +49,8 @@ def test_a_phantom_die_does_not_make_a_white_face_the_kobold_blank():
     # the reader corpus's table 116 of seed 21 (daylight, 3° of tilt, dark green mat): a patch
     # beside the blue die, partly its colour, was read as a red die at 0.14, and with four dice
     # and no marks the white die was read as the kobold die's blank
-    scene, shot, photo = corpus_table(21, 116)
-    seen = corpus_reader(scene, shot).read(photo.image)
-    assert _tray(seen) == _tray(photo.truth.observation) == Counter(
-        {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "blue"): 1})
+    read, truth = _corpus_tray(116)
+    assert read == truth == Counter({("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "blue"): 1})
 
 
 #: the kobold die showing the kobold's head among three colour dice
@@ -68,7 +72,5 @@ def test_a_white_die_is_placed_by_its_light_face_not_its_shadow():
     # white die was placed half on its shadow (the kobold die's face class takes in dark marks,
     # and a shadow is as dark), the shadow beside it read as a violet die at 0.65, and with four
     # dice and no marks the white die was read as the kobold die's blank
-    scene, shot, photo = corpus_table(21, 91)
-    seen = corpus_reader(scene, shot).read(photo.image)
-    assert _tray(seen) == _tray(photo.truth.observation) == Counter(
-        {("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "orange"): 1})
+    read, truth = _corpus_tray(91)
+    assert read == truth == Counter({("colour", "violet"): 1, ("colour", "white"): 1, ("colour", "orange"): 1})
