@@ -60,6 +60,8 @@ OPEN_WEIGHT = 0.002
 #: how firmly the corners' rounding is held to what the camera's blur makes, and its limit (mm)
 ROUNDING_PRIOR = 0.5
 MAX_ROUNDING_MM = 4.0
+#: the most a coloured top's corners are rounded (mm)
+TOP_ROUNDING_MM = 3.0
 #: the stack's axis stands within this of its square's middle (mm)
 MAX_OFFSET_MM = 7.0
 #: a stack whose top colour covers this share of its outline shows one pyramid
@@ -121,7 +123,8 @@ _SPREAD = _spread(YAWS)
 def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
                lean: dict[str, np.ndarray], apex_gain: dict[str, float],
                origin_shift: dict[str, np.ndarray], prior: np.ndarray | None = None,
-               rounding: float = 1.0, open_dirs: np.ndarray | None = None) -> SquareFit | None:
+               rounding: float = 1.0, open_dirs: np.ndarray | None = None,
+               max_rounding: float = MAX_ROUNDING_MM) -> SquareFit | None:
     """Fit a square base (size, turn, place) and its leaning apex to an outline's ``support``
     (DIRECTIONS values, mm from the cell middle).
 
@@ -132,7 +135,8 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     support is ``h·g + ρ·(1 − g)`` where g ≥ 1 is the turned square's spread. δ and ρ are found
     by iteratively reweighted least squares with a one-sided weight: the outline may reach
     beyond the model cheaply, never fall short of it, except in the ``open_dirs`` where it ends
-    at something that may hide it (print, a nearer stack, the edge of the picture).
+    at something that may hide it (print, a nearer stack, the edge of the picture). ρ is held
+    within ``max_rounding``.
     """
     short = np.where(open_dirs, OPEN_WEIGHT, 1.0)[None, :] if open_dirs is not None else 1.0
     n, k = len(YAWS), len(sizes)
@@ -183,7 +187,7 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
         x = np.stack([c00 * v0 + c01 * v1 + c02 * v2,
                       c01 * v0 + c11 * v1 + c12 * v2,
                       c02 * v0 + c12 * v1 + c22 * v2], axis=1) / det[:, None]
-        x[:, 2] = np.clip(x[:, 2], 0.0, MAX_ROUNDING_MM)
+        x[:, 2] = np.clip(x[:, 2], 0.0, max_rounding)
         norm = np.hypot(x[:, 0], x[:, 1])[:, None]
         lim = MAX_OFFSET_MM * 1.5
         x[:, :2] = np.where(norm > lim, x[:, :2] * (lim / np.maximum(norm, 1e-9)), x[:, :2])
@@ -460,8 +464,12 @@ class StackReader:
             shift[s] = self.shift(c0, z0)
             lean[s] = self.shift(c0, z0 + SIZES[s].height - 2.0)
             gain[s] = self.scale(z0 + SIZES[s].height - 2.0)
+        # a coloured top's corners are rounded by the blur only, less than a black one's (grown
+        # into its blend above): free to round them by up to 4 mm, a large model rounded by 3.7
+        # fitted the patch of a green medium seated on a black large, read then as one large
         top = fit_square(support, smaller, scale, lean, gain, shift, prior=bottom.offset,
-                         open_dirs=open_dirs)
+                         open_dirs=open_dirs,
+                         max_rounding=MAX_ROUNDING_MM if top_label == BLACK else TOP_ROUNDING_MM)
         if top is None or top.size == b0:
             return self._single(top_colour, b0, bottom, purity)
         # a smaller top: what shows of the stack outside the top's picture are lower pyramids
