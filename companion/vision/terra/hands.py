@@ -385,7 +385,11 @@ def reaching_body(image: np.ndarray, geo: BoardGeometry, markers: tuple = (),
         q = (cc + (c - cc) * 1.6 - org) / scale
         cv2.fillConvexPoly(sel, np.round(q).astype(np.int32), 0)
     if leaning is not None:  # every scale-th pixel: the towers' boxes are padded already
-        sel &= 1 - leaning[lo[1]:hi[1]:scale, lo[0]:hi[0]:scale][:sh, :sw]
+        lean = leaning[lo[1]:hi[1]:scale, lo[0]:hi[0]:scale][:sh, :sw]
+        sel &= 1 - lean
+        # what towers read on the board's edge rows cover is not judged, so a body reaching
+        # the board under them (an arm's own surface read as towers) touches their boxes
+        near = near | cv2.dilate(lean & outer, np.ones((3, 3), np.uint8), iterations=2)
     on = sel > 0
     if np.count_nonzero(on) < 200:
         return 0.0
