@@ -56,6 +56,12 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="the loop reads on the first still frame, inside the gate's wait")
     parser.add_argument("--idle-only", action="store_true",
                         help="measure only the unchanged table's CPU, not the refereed games")
+    parser.add_argument("--fps", type=float, default=None,
+                        help="Haut les Cubes only: render its videos at this frame rate "
+                        "(default: the demo's 10 fps)")
+    parser.add_argument("--gate-frames", type=float, default=None,
+                        help="the stillness gate's wait, in frames of the video (default: the "
+                        "demo's own gate for each game)")
 
 
 def bench_scripts(game: str, count: int) -> list[Any]:
@@ -122,22 +128,37 @@ class RecordingReader:
         return seen
 
 
-def referee_one(script: Any, seed: int, *, read_early: bool = False) -> dict[str, Any]:
-    """Referee one rendered game; the comparison, the raw readings, the loop's figures."""
+def referee_one(script: Any, seed: int, *, read_early: bool = False, fps: float | None = None,
+                gate_frames: float | None = None) -> dict[str, Any]:
+    """Referee one rendered game; the comparison, the raw readings, the loop's figures.
+
+    ``fps``: the video's frame rate (Haut les Cubes only; its demo is drawn at 10 fps);
+    ``gate_frames``: the stillness gate's wait in frames, instead of the demo's own gate."""
     from companion.demo.video import demo_module, play_video
     from companion.games import get_game
     from companion.referee.scripted import compare
     from companion.runtime.table import Table
 
+    from companion.vision.stillness import StillnessGate
+
     module = demo_module(script.game)
-    source = module.demo_source(script, seed)
+    if fps is not None:
+        if script.game != "haut-les-cubes":
+            raise ValueError("--fps applies to Haut les Cubes videos only (the other games' "
+                             "videos are drawn at their own rates)")
+        source = module.demo_source(script, seed, fps=fps)
+    else:
+        source = module.demo_source(script, seed)
+    gate = None
+    if gate_frames is not None:
+        gate = StillnessGate(still_s=gate_frames / (source.fps or 15.0))
     reader = RecordingReader(module.reader_for(source))
     with tempfile.TemporaryDirectory() as tmp:
         table = Table(tmp)
         try:
             started = time.perf_counter()
             loop = play_video(table, script, seed=seed, source=source, reader=reader,
-                              read_early=read_early)
+                              read_early=read_early, gate=gate)
             wall = time.perf_counter() - started
             referee = table.require_game()
             events = table.log.events(referee.session.game_id)
@@ -246,7 +267,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         wall = 0.0
         early_dropped = 0
         for k, script in enumerate(bench_scripts(game, args.videos)):
-            one = referee_one(script, VIDEO_SEED + k, read_early=args.read_early)
+            one = referee_one(script, VIDEO_SEED + k, read_early=args.read_early,
+                              fps=args.fps, gate_frames=args.gate_frames)
             c = one["comparison"]
             moves += len(c.expected)
             right += c.correct
@@ -264,6 +286,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         figures[game] = {
             "videos": args.videos,
             "read_early": bool(args.read_early),
+            "fps": args.fps,
+            "gate_frames": args.gate_frames,
             "early_dropped": early_dropped,
             "moves": moves,
             "moves_right_with_rules": round(right / moves, 4) if moves else None,
