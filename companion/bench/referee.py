@@ -144,8 +144,10 @@ def referee_one(script: Any, seed: int, *, read_early: bool = False, fps: float 
     module = demo_module(script.game)
     if fps is not None:
         if script.game != "haut-les-cubes":
-            raise ValueError("--fps applies to Haut les Cubes videos only (the other games' "
-                             "videos are drawn at their own rates)")
+            from companion.errors import BadInput
+
+            raise BadInput("--fps applies to Haut les Cubes videos only (the other games' "
+                           "videos are drawn at their own rates): add --game haut-les-cubes")
         source = module.demo_source(script, seed, fps=fps)
     else:
         source = module.demo_source(script, seed)
