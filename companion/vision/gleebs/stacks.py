@@ -436,15 +436,7 @@ class StackReader:
         if len(smaller) == 1 or int(top_mask.sum()) >= ONE_COLOUR_SHARE * int(in_blob.sum()):
             # one colour over (nearly) the whole outline: the top is the outline's pyramid, or a
             # smaller one of its colour seated on it, turned against it (:mod:`.faces`)
-            if len(smaller) > 1 and self.grey is not None:
-                seated = seated_top(self.rect, self.C, self.grey[y0:y0 + h, x0:x0 + w], top_mask, off,
-                                    axis, b0, bottom.yaw)
-                if seated is not None:
-                    conf = self._conf(purity, bottom)
-                    return ([Level(top_colour, b0, round(0.9 * conf, 3)),
-                             Level(top_colour, seated.size, round(min(conf, 0.5 + 0.5 * seated.gain), 3))],
-                            [bottom.yaw, seated.yaw], None)
-            return self._single(top_colour, b0, bottom, purity)
+            return self._one_colour(top_colour, top_mask, off, axis, bottom, purity, len(smaller) > 1)
         edge = top_mask
         if top_label == BLACK:
             # black against a colour blurs into a band of neither (read "other"), wider than
@@ -499,8 +491,16 @@ class StackReader:
         share = counts[main] / len(rest_labs)
         levels = [Level(COLOURS[main - 1], b0, round(0.55 + 0.4 * share, 3))]
         yaws = [bottom.yaw]
-        if b0 == "large" and top.size == "small" and len(order) > 1 and counts[order[1]] >= max(
-                MIN_PIXELS // 2, 0.2 * len(rest_labs)):
+        third = b0 == "large" and top.size == "small" and len(order) > 1 and counts[order[1]] >= max(
+            MIN_PIXELS // 2, 0.2 * len(rest_labs))
+        if main == top_label and not third:
+            # the top's own colour round the part of it fitted as the top: one pyramid whose
+            # faces read as two patches of its colour (under a low sun a lit face can read as
+            # no colour at all, leaving a strip of its colour along its foot apart from the
+            # shaded faces), read as a one-colour stack
+            return self._one_colour(top_colour, ((labs == top_label) & in_blob).astype(np.uint8), off,
+                                    axis, bottom, purity, True)
+        if third:
             # a third colour between: the one nearer the axis is the medium pyramid
             ys, xs = np.nonzero(rest)
             pts = self.rect.to_board(np.column_stack([xs + x0, ys + y0]).astype(float))
@@ -516,6 +516,22 @@ class StackReader:
         levels.append(Level(top_colour, top.size, self._conf(purity, top)))
         yaws.append(top.yaw)
         return levels, yaws, top
+
+    def _one_colour(self, colour: str, mask: np.ndarray, off: tuple[int, int], axis: np.ndarray,
+                    bottom: SquareFit, purity: float, may_seat: bool
+                    ) -> tuple[list[Level], list[float], SquareFit | None]:
+        """A stack showing one colour (its patch ``mask``): the outline's pyramid, or a smaller
+        one of its colour seated on it, turned against it (:mod:`.faces`)."""
+        if may_seat and self.grey is not None:
+            h, w = mask.shape
+            seated = seated_top(self.rect, self.C, self.grey[off[1]:off[1] + h, off[0]:off[0] + w], mask,
+                                off, axis, bottom.size, bottom.yaw)
+            if seated is not None:
+                conf = self._conf(purity, bottom)
+                return ([Level(colour, bottom.size, round(0.9 * conf, 3)),
+                         Level(colour, seated.size, round(min(conf, 0.5 + 0.5 * seated.gain), 3))],
+                        [bottom.yaw, seated.yaw], None)
+        return self._single(colour, bottom.size, bottom, purity)
 
     def _single(self, colour: str, size: str, bottom: SquareFit,
                 purity: float) -> tuple[list[Level], list[float], None]:
