@@ -43,6 +43,7 @@ the copy is picked on the pixels where the copies differ alone (:meth:`CardMatch
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -178,6 +179,10 @@ class FaceMatch:
     #: for each design compared that has copies printed alike (:attr:`CardMatcher.twins`),
     #: the copy whose print-run mark fits best (:meth:`CardMatcher._pick_copies`): design → name
     copies: tuple[tuple[str, str], ...] = ()
+    #: ... and how badly each copy's mark fits (squared difference summed over the mark's
+    #: pixels): design → ((name, misfit), ...), for telling apart two cards of a frame that
+    #: took the same copy (:func:`distinct_copies`)
+    copy_misfits: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -448,6 +453,9 @@ class CardMatcher:
         # the pixels the decision weighs: those the card's own edge does not blur
         sub = self._whole(t, vis, "sub", lambda: (vis_h & _inner(vis.shape, DECIDE_EDGE_MM, 2)).ravel()[sel])
         whole = bool(sel.all())
+        # the half-resolution pixels the decision weighs, by their index in a face (picking
+        # them at once rather than the visible ones first, then those among them)
+        weighed = np.flatnonzero(sel)[sub]
 
         def drawn(bt: float, idx: Sequence[int]) -> np.ndarray:
             """The faces ``idx`` at blur ``bt`` on the pixels the decision weighs (K × N × 3)."""
@@ -457,7 +465,7 @@ class CardMatcher:
                 if got is None:
                     got = tb.whole["drawn"] = tb.half.reshape(len(self.names), -1, 3)[:, sub]
                 return got[list(idx)]
-            return np.stack([tb.half[i].reshape(-1, 3)[sel] for i in idx])[:, sub]
+            return tb.half.reshape(len(self.names), -1, 3)[np.ix_(list(idx), weighed)]
 
         windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
 
@@ -487,7 +495,7 @@ class CardMatcher:
                     every = tb.whole["censored"] = c.reshape(len(self.names), -1, 3)[:, sub] > CLIPPED_FACE
                 got = every[list(idx)]
             else:
-                got = np.stack([c[i].reshape(-1, 3)[sel][sub] for i in idx]) > CLIPPED_FACE
+                got = c.reshape(len(self.names), -1, 3)[np.ix_(list(idx), weighed)] > CLIPPED_FACE
             return got if got.any() else None
 
         def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray,
@@ -551,10 +559,11 @@ class CardMatcher:
                                             ((dx + sx) / CANON_PPM, (dy + sy) / CANON_PPM),
                                             _mean(win[sub], k), _mean(face[sub], k)))
         floor = MUST_HOLD_EXPLAINED if must_hold else MIN_EXPLAINED
-        copies = self._pick_copies(placed, turned, keep, x0, y0, vis, window, sel, sub) if self.twins else ()
+        misfits = self._pick_copies(placed, turned, keep, x0, y0, vis, window, sel, sub) if self.twins else ()
+        copies = tuple((d, min(fits, key=lambda f: f[1])[0]) for d, fits in misfits)
         got = FaceMatch(None, 0.0, float("inf"), turn=turn, visible_px=n_vis, compared_px=int(sub.sum()),
                         floor=floor, alternatives=tuple(sorted(alternatives, key=lambda a: a.score)),
-                        copies=copies)
+                        copies=copies, copy_misfits=misfits)
         return self.decide(got, tint)
 
     def decide(self, match: FaceMatch, tint: Tint | None = None) -> FaceMatch:
@@ -653,9 +662,10 @@ class CardMatcher:
 
     def _pick_copies(self, placed: dict, turned: np.ndarray, keep: np.ndarray | None, x0: int, y0: int,
                      vis: np.ndarray, window, sel: np.ndarray, sub: np.ndarray
-                     ) -> tuple[tuple[str, str], ...]:
+                     ) -> tuple[tuple[str, tuple[tuple[str, float], ...]], ...]:
         """For each design placed that has copies differing by a small mark (:meth:`marks`),
-        the copy whose mark fits the card best: compared at full resolution on the mark's
+        how well each copy's mark fits the card (design → ((name, misfit), ...), the best the
+        least): compared at full resolution on the mark's
         pixels that show, each channel's brightness and contrast taken from the whole card's
         fit (the mark alone is too small to fit them), at the design's place and a pixel
         either way."""
@@ -718,10 +728,8 @@ class CardMatcher:
                     if keep is not None:
                         r = r * keep[ya + ys, xa + xs][None]
                     errs = np.minimum(errs, r.sum(axis=(1, 2)))
-            j = int(np.argmin(errs))
-            best = (float(errs[j]), self.names[idx[j]])
-            if np.isfinite(best[0]):
-                out.append((d, best[1]))
+            if np.isfinite(errs).all():
+                out.append((d, tuple((self.names[j], float(e)) for j, e in zip(idx, errs))))
         return tuple(out)
 
     def _whole(self, t: _Faces, vis: np.ndarray, name: str, make):
@@ -1020,6 +1028,53 @@ class Tint:
 
     gains: np.ndarray
     noise: float
+
+
+#: the most cards of one design a frame's copies are shared out among at once (every
+#: assignment of them is tried)
+DISTINCT_MAX = 6
+
+
+def distinct_copies(matches: Sequence[FaceMatch | None], twins: dict[str, str]) -> list[FaceMatch | None]:
+    """The readings of one frame with no copy printed alike read twice: each enrolled name is
+    one card, so where two cards of a frame took the same copy of a design, the copies of
+    that design are shared out among the frame's cards read as it so that their print-run
+    marks fit best together: the least sum of the logarithms of their misfits
+    (:attr:`FaceMatch.copy_misfits`), each card's misfits taken relative to one another (a
+    card whose face the light or a neighbour's edge disturbs misfits every copy more, and
+    tells them apart less; a card whose mark was not compared fits every copy alike). A design
+    read on more cards than it has copies, or on cards none of whose marks was compared, is
+    left as read. ``matches`` come back in their order, changed only where their copy did."""
+    out = list(matches)
+    groups: dict[str, list[int]] = {}
+    for k, m in enumerate(out):
+        if m is not None and m.name is not None and m.name in twins:
+            groups.setdefault(twins[m.name], []).append(k)
+    for design, ks in groups.items():
+        names = [out[k].name for k in ks]  # type: ignore[union-attr]
+        if len(set(names)) == len(names):
+            continue
+        copies = sorted(n for n, d in twins.items() if d == design)
+        if len(ks) > len(copies) or len(ks) > DISTINCT_MAX:
+            continue
+        cost = np.zeros((len(ks), len(copies)))
+        for r, k in enumerate(ks):
+            fits = dict(dict(out[k].copy_misfits).get(design, ()))  # type: ignore[union-attr]
+            if fits:
+                worst = max(fits.values())
+                cost[r] = np.log1p([fits.get(c, worst) for c in copies])
+        if not cost.any():
+            continue  # no mark compared: nothing tells which card is which copy
+        rows = np.arange(len(ks))
+        best = min(itertools.permutations(range(len(copies)), len(ks)),
+                   key=lambda p: (round(float(cost[rows, list(p)].sum()), 6),
+                                  sum(copies[c] != n for c, n in zip(p, names)), p))
+        for r, k in enumerate(ks):
+            name = copies[best[r]]
+            m = out[k]
+            if m is not None and name != m.name:
+                out[k] = replace(m, name=name, copies=tuple((d, name if d == design else n) for d, n in m.copies))
+    return out
 
 
 def tint_of(matches: Sequence[FaceMatch]) -> Tint | None:

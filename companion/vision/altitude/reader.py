@@ -31,7 +31,7 @@ from calibration.boards import QUIET_ZONE_MM, TableLayout
 from companion.errors import BadInput
 from companion.observation import Observation, Piece
 from companion.vision.altitude import hands, warm
-from companion.vision.altitude.faces import BACK, CardMatcher, Tint, tint_of
+from companion.vision.altitude.faces import BACK, CardMatcher, Tint, distinct_copies, tint_of
 from companion.vision.altitude.layout import (
     DEFAULT_LAYOUT, GAME, SEATS, AltitudeLayout, card_corners, load_layout,
 )
@@ -180,6 +180,7 @@ class AltitudeReader:
                 kept.append((s, tuple(row)))
         reused = tuple(sorted(parts))
         mountains, discard, deck, kept = self._recolour(mountains, discard, deck, kept)
+        mountains, discard, deck, kept = self._distinct(mountains, discard, deck, kept)
         # the arm check, taken as it was when no part was read again and none of the pixels it
         # looks at changed since (the same cards over the same table: the same verdict)
         hand_kept = None
@@ -236,6 +237,37 @@ class AltitudeReader:
                 got = self.matcher.decide(c.match, tint)
                 cards.append(replace(c, card=got.name, conf=got.conf, match=got) if got.name else c)
             out.append(replace(m, cards=tuple(cards)))
+        return (tuple(out), again(discard), again(deck),
+                [(seat, tuple(again(f) for f in row)) for seat, row in kept])
+
+    def _distinct(self, mountains: tuple[MountainReading, ...], discard: FoundCard | None,
+                  deck: FoundCard | None, kept: list[tuple[str, tuple[FoundCard, ...]]]
+                  ) -> tuple[tuple[MountainReading, ...], FoundCard | None, FoundCard | None,
+                             list[tuple[str, tuple[FoundCard, ...]]]]:
+        """The frame's cards with no copy printed alike read twice (:func:`distinct_copies`):
+        each enrolled name is one card, so two cards read as the same copy are told apart by
+        how well each copy's print-run mark fits each of them."""
+        twins = self.matcher.twins
+        if not twins:
+            return mountains, discard, deck, kept
+        singles = [f for f in (discard, deck) if f is not None] + [f for _, row in kept for f in row]
+        before = [c.match for m in mountains for c in m.cards] + [f.match for f in singles]
+        after = distinct_copies(before, twins)
+        if all(a is b for a, b in zip(before, after)):
+            return mountains, discard, deck, kept
+        it = iter(after)
+        out = []
+        for m in mountains:
+            cards = []
+            for c in m.cards:
+                got = next(it)
+                cards.append(c if got is c.match else replace(c, card=got.name, match=got))
+            out.append(replace(m, cards=tuple(cards)))
+        changed = {id(f): replace(f, match=got) for f, got in zip(singles, it) if got is not f.match}
+
+        def again(f: FoundCard | None) -> FoundCard | None:
+            return None if f is None else changed.get(id(f), f)
+
         return (tuple(out), again(discard), again(deck),
                 [(seat, tuple(again(f) for f in row)) for seat, row in kept])
 
