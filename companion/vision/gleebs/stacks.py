@@ -64,6 +64,11 @@ MAX_ROUNDING_MM = 4.0
 TOP_ROUNDING_MM = 3.0
 #: the stack's axis stands within this of its square's middle (mm)
 MAX_OFFSET_MM = 7.0
+#: what an axis beyond MAX_OFFSET_MM costs a fit, per mm² (a seated top's axis is the lower
+#: one's, fitted again from less; a stack's bottom is held firmly to its square: a medium leaning
+#: far in a tilted view otherwise fits as a large standing 8 mm off the middle)
+OFFSET_WEIGHT = 0.02
+BOTTOM_OFFSET_WEIGHT = 1.0
 #: a stack whose top colour covers this share of its outline shows one pyramid
 ONE_COLOUR_SHARE = 0.9
 #: the fit cost margin over which a size's confidence grows (see :meth:`StackReader._conf`)
@@ -124,7 +129,8 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
                lean: dict[str, np.ndarray], apex_gain: dict[str, float],
                origin_shift: dict[str, np.ndarray], prior: np.ndarray | None = None,
                rounding: float = 1.0, open_dirs: np.ndarray | None = None,
-               max_rounding: float = MAX_ROUNDING_MM) -> SquareFit | None:
+               max_rounding: float = MAX_ROUNDING_MM,
+               offset_weight: float = OFFSET_WEIGHT) -> SquareFit | None:
     """Fit a square base (size, turn, place) and its leaning apex to an outline's ``support``
     (DIRECTIONS values, mm from the cell middle).
 
@@ -136,7 +142,7 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     by iteratively reweighted least squares with a one-sided weight: the outline may reach
     beyond the model cheaply, never fall short of it, except in the ``open_dirs`` where it ends
     at something that may hide it (print, a nearer stack, the edge of the picture). ρ is held
-    within ``max_rounding``.
+    within ``max_rounding``; an axis beyond MAX_OFFSET_MM costs ``offset_weight`` a mm².
     """
     short = np.where(open_dirs, OPEN_WEIGHT, 1.0)[None, :] if open_dirs is not None else 1.0
     n, k = len(YAWS), len(sizes)
@@ -195,7 +201,7 @@ def fit_square(support: np.ndarray, sizes: list[str], scale: dict[str, float],
     model = np.maximum(base_const + s * proj + x[:, 2:3] * corner, apex_const + ga * proj)
     r = support[None, :] - model
     cost = np.sum(np.where(r > 0, BEYOND_WEIGHT * np.minimum(r, BEYOND_MM) ** 2, short * r * r), axis=1) / DIRECTIONS
-    cost += 0.02 * np.maximum(np.hypot(x[:, 0], x[:, 1]) - MAX_OFFSET_MM, 0.0) ** 2
+    cost += offset_weight * np.maximum(np.hypot(x[:, 0], x[:, 1]) - MAX_OFFSET_MM, 0.0) ** 2
     per = cost.reshape(k, n)
     costs = {z: float(per[i].min()) for i, z in enumerate(sizes)}
     j = int(np.argmin(cost))
@@ -375,7 +381,8 @@ class StackReader:
         shift0 = {s: np.zeros(2) for s in sizes}
         lean = {s: self.shift(c0, SIZES[s].height - 2.0) for s in sizes}
         gain = {s: self.scale(SIZES[s].height - 2.0) for s in sizes}
-        bottom = fit_square(support, sizes, scale, lean, gain, shift0, open_dirs=open_dirs)
+        bottom = fit_square(support, sizes, scale, lean, gain, shift0, open_dirs=open_dirs,
+                            offset_weight=BOTTOM_OFFSET_WEIGHT)
         if bottom is None:
             return None
         centre = c0 + bottom.offset
