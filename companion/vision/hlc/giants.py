@@ -23,6 +23,12 @@ it further: a giant behind a cube whose visible head is all red is a red giant. 
 showing one colour, the one whose pawn explains the most points wins (agreeing points less
 three times the disagreeing ones): a pawn on a cube and one on the table square behind it can show the same
 pixels, and the one that predicts more of them and contradicts fewer is what stands there.
+
+A dark colour (black) is also what a shadow or the gap between two cubes shows. A pawn's paint
+ends at its outline, and what surrounds a black pawn reflects about ten times more light; a
+shadow or a gap goes on past the outline it is read in. A black giant is kept only where the
+lighter three quarters of its surround are clearly lighter than its paint
+(:func:`surround_contrast`).
 """
 
 from __future__ import annotations
@@ -95,6 +101,20 @@ _SIDE_SKY = 10.0
 #: brightness (feature units) a point may lie below the frame's deepest table shade and still be
 #: taken for table (a contact shadow at a foot, a face lit a little, the sensor's noise)
 _SHADE_SLACK = 8.0
+#: how far (mm) outside a pawn's outline its surround is read (:func:`surround_contrast`): past
+#: the blur and the lattice's millimetre or two of error, near enough to be in the same light
+_SURROUND_MM = 3.0
+#: contrast (feature units, log brightness × 20) a dark pawn's paint shows against the lighter
+#: three quarters of its surround: black paint reflects a tenth of what the wood, the table or
+#: any other pawn does (about 45 units in one light; a pawn lit beside a shaded surround, or in
+#: a pit of shaded sides, keeps 11–45 on the corpus), where a shadow or a gap between cubes
+#: taken for a pawn goes on past the outline it was read in (−9 to 4)
+_SURROUND_CONTRAST = 8.0
+#: under this contrast (a pawn's fainter than usual: 12 units is ×1.8) the dark must also fill
+#: nearly all of the pawn's visible outline (its confidence): a shadow's edge, or a gap's end
+#: beside a pawn, fills part of it (0.52–0.80 on the corpus, true pawns 0.93–0.96)
+_FAINT_CONTRAST = 15.0
+_FAINT_CONF = 0.9
 
 
 @dataclass(frozen=True)
@@ -403,7 +423,7 @@ def _unhidden(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
 
 def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[tuple[int, int], int],
                 layout: Layout, model: ColourModel, white: tuple[float, float, float] | None,
-                table=None, wood=None, faces=None) -> list[GiantReading]:
+                table=None, wood=None, faces=None, surround: bool = True) -> list[GiantReading]:
     """The giants on the squares ``heights`` makes. ``table``: the frame's table model
     (:class:`~companion.vision.hlc.appearance.TableModel`), when known: a table square whose
     pixels the table explains holds no giant, whatever colour the table has (a grey table is not
@@ -411,7 +431,11 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
     the cubes' tops in this frame, when known: a cube's top whose pixels it explains holds no
     white giant (a pale top is not a white giant). ``faces``: the frame's face models (top
     first), when known: a point darker than the table's deepest shade can be in this light
-    (:func:`shade_floor`) is not table, whatever its chroma (a black pawn on a grey table)."""
+    (:func:`shade_floor`) is not table, whatever its chroma (a black pawn on a grey table).
+    ``surround``: a dark giant is kept only where its paint ends at its outline
+    (:func:`surround_contrast`: a shadow or a gap between cubes goes on past it); off for a first
+    look whose giants are only left out of the mountain's evidence (a pawn read a square off
+    along the line of sight is still better left out than read as wood)."""
     cands = [(c, lvl) for c, lvl in squares(heights)
              if lvl > 0 or not _off_limits(lattice.cell_centre(c), layout)]
     if not cands:
@@ -498,6 +522,12 @@ def find_giants(image: np.ndarray, view: View, lattice: Lattice, heights: dict[t
         conf = float(confs[k])
         if conf < _MIN_CONF:
             return None
+        if surround and k in shaded.dark:
+            # dark paint is darker than what surrounds the pawn; a shadow or a gap is not
+            contrast = surround_contrast(image, view, lattice, cell, level, layout, bgr)
+            if contrast is not None and (contrast < _SURROUND_CONTRAST
+                                         or (contrast < _FAINT_CONTRAST and conf < _FAINT_CONF)):
+                return None
         # what this square's pawn explains: the points agreeing with it, less those that
         # contradict it (two squares on one line of sight can show the same pixels; the pawn
         # that predicts more of them and fewer it does not find is what stands there)
@@ -573,6 +603,50 @@ def _duels(judged: list, found: list[GiantReading], cands: list, pts_all: np.nda
             out[a] = (ea - _CONTRADICTION * against_a, ga)
             out[b] = (eb - _CONTRADICTION * against_b, gb)
     return out
+
+
+def surround_contrast(image: np.ndarray, view: View, lattice: Lattice, cell: tuple[int, int],
+                      level: int, layout: Layout, bgr: np.ndarray) -> float | None:
+    """How much darker (feature units) a pawn standing on (``cell``, ``level``) shows (the
+    median brightness of its visible points ``bgr``, N×3) than the lighter three quarters of
+    what surrounds its outline in the picture (points :data:`_SURROUND_MM` outside the pawn, all
+    round it and over its head). A pawn's paint ends at its outline; a shadow or a gap between
+    cubes read as a dark pawn goes on past it, and shows about the same darkness round it. None
+    when too little of the surround is in the frame."""
+    cx, cy = lattice.cell_centre(cell)
+    z0 = level * layout.cube
+    hgt = layout.giant_height
+    r = layout.giant_diameter / 2
+    ring_x = np.concatenate([_RING16_COS, _RING16_COS])
+    ring_y = np.concatenate([_RING16_SIN, _RING16_SIN])
+    body = np.column_stack([cx + r * ring_x, cy + r * ring_y,
+                            np.repeat([z0, z0 + hgt], len(_RING16_COS))])
+    outline = cv2.convexHull(view.project(body).astype(np.float32))
+    rr = r + _SURROUND_MM
+    zs = np.linspace(z0 + 2.0, z0 + hgt + _SURROUND_MM, 6)
+    around = np.column_stack([np.tile(cx + rr * _RING24_COS, len(zs)), np.tile(cy + rr * _RING24_SIN, len(zs)),
+                              np.repeat(zs, len(_RING24_COS))])
+    px = view.project(around)
+    h, w = image.shape[:2]
+    ok = np.isfinite(px).all(axis=1)
+    ok &= (px[:, 0] >= 1) & (px[:, 0] < w - 2) & (px[:, 1] >= 1) & (px[:, 1] < h - 2)
+    ok &= np.array([cv2.pointPolygonTest(outline, (float(x), float(y)), True) < -1.0 if o else False
+                    for (x, y), o in zip(px, ok)])
+    if ok.sum() < 8 or len(bgr) == 0:
+        return None
+    q = px[ok].astype(np.float32)
+    x0, y0 = max(int(q[:, 0].min()) - 8, 0), max(int(q[:, 1].min()) - 8, 0)
+    x1, y1 = min(int(q[:, 0].max()) + 9, w), min(int(q[:, 1].max()) + 9, h)
+    blurred = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), 0.7)
+    outside = _features(_sample(blurred, (q - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)))[:, 2]
+    inside = float(np.median(_features(bgr)[:, 2]))
+    return float(np.percentile(outside, 25)) - inside
+
+
+_RING16_COS = np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False))
+_RING16_SIN = np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))
+_RING24_COS = np.cos(np.linspace(0, 2 * math.pi, 24, endpoint=False))
+_RING24_SIN = np.sin(np.linspace(0, 2 * math.pi, 24, endpoint=False))
 
 
 def _on_table(points: np.ndarray, camera: np.ndarray) -> np.ndarray:

@@ -366,8 +366,10 @@ class HlcReader:
         ev = mountain.search.evidence
         table = ev.table
         wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
+        # a first look: the giants it finds are left out of the mountain's evidence, and looked
+        # for again on the heights read without them (a dark one judged by its outline then)
         giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours, white,
-                             table, wood, ev.models)
+                             table, wood, ev.models, surround=False)
         if giants:
             mountain = mask_out(mountain, giant_mask(image.shape, view, mountain.lattice, giants, lay),
                                 [(g.cell, g.level) for g in giants])
