@@ -498,19 +498,41 @@ class CardMatcher:
                 got = c.reshape(len(self.names), -1, 3)[np.ix_(list(idx), weighed)] > CLIPPED_FACE
             return got if got.any() else None
 
-        def scores(win: np.ndarray, wts: np.ndarray | None, faces: np.ndarray,
-                   cens: np.ndarray | None = None) -> np.ndarray:
+        weighed_windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
+
+        def window_weighed(sx: int, sy: int) -> tuple[np.ndarray, np.ndarray | None]:
+            """:func:`window` on the pixels the decision weighs (each face placed compares
+            with the same few windows: picked once)."""
+            got = weighed_windows.get((sx, sy))
+            if got is None:
+                win, wts = window(sx, sy)
+                got = weighed_windows[(sx, sy)] = (win[sub], None if wts is None else wts[sub])
+            return got
+
+        ring: list[tuple[np.ndarray, np.ndarray | None]] = []
+        # the eight shifts a pixel either way, compared with each face placed at once
+        shifts = [(sx, sy) for sy in (-1, 0, 1) for sx in (-1, 0, 1) if sx or sy]
+
+        def shifted() -> tuple[np.ndarray, np.ndarray | None]:
+            """The windows at the eight shifts, stacked (8 × N × 3) with their weights."""
+            if not ring:
+                wins = [window_weighed(sx, sy) for sx, sy in shifts]
+                ring.append((np.stack([win for win, _ in wins]),
+                             None if keep is None else np.stack([wt for _, wt in wins])))
+            return ring[0]
+
+        def scores(sx: int, sy: int, faces: np.ndarray, cens: np.ndarray | None = None) -> np.ndarray:
             """How badly each face's drawing (K × N × 3, on the pixels the decision weighs:
             :func:`drawn`) fits, away from the card's edge (``cens``: where each face was
             clipped at enrolment, see :func:`residuals`)."""
-            return residuals(win[sub], faces, None if wts is None else wts[sub], cens)
+            win, wts = window_weighed(sx, sy)
+            return residuals(win, faces, wts, cens)
 
         def place(i: int) -> tuple[float, float, int, int]:
             """(score, blur, sx, sy): the blur, then the shift, that best fit face ``i``."""
-            win0, w0 = window(0, 0)
             blurs = [blur_t + extra for extra in BLUR_STEPS]
             cs = [censored(bt, [i]) for bt in blurs]
-            errs = scores(win0, w0, np.concatenate([drawn(bt, [i]) for bt in blurs]),
+            errs = scores(0, 0, np.concatenate([drawn(bt, [i]) for bt in blurs]),
                           None if all(c is None for c in cs) else
                           np.concatenate([c if c is not None else np.zeros((1, int(sub.sum()), 3), bool)
                                           for c in cs]))
@@ -518,12 +540,9 @@ class CardMatcher:
             face = drawn(bt, [i])[0]
             best = (err0, bt, 0, 0)
             # the eight shifts a pixel either way, compared with the face at once
-            shifts = [(sx, sy) for sy in (-1, 0, 1) for sx in (-1, 0, 1) if sx or sy]
-            wins = [window(sx, sy) for sx, sy in shifts]
-            wts = None if keep is None else np.stack([wt[sub] for _, wt in wins])
+            wins, wts = shifted()
             c = censored(bt, [i])
-            errs = residuals_each(np.stack([win[sub] for win, _ in wins]), face, wts,
-                                  None if c is None else c[0])
+            errs = residuals_each(wins, face, wts, None if c is None else c[0])
             for (sx, sy), err in zip(shifts, errs.tolist()):
                 if err < best[0]:
                     best = (err, bt, sx, sy)
@@ -534,8 +553,7 @@ class CardMatcher:
         # that suits one face can cost another more than the drawings differ)
         placed = {short[0]: place(short[0])}
         _, bt, sx, sy = placed[short[0]]
-        win, wts = window(sx, sy)
-        errs = scores(win, wts, drawn(bt, short), censored(bt, short))
+        errs = scores(sx, sy, drawn(bt, short), censored(bt, short))
         designs: list[str] = []
         for e, i in sorted(zip(errs.tolist(), short)):
             d = self.twins.get(self.names[i], self.names[i])
