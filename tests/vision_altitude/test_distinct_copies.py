@@ -1,5 +1,4 @@
-"""Two cards of one frame read as the same card (issue 8): the same copy of a design printed
-alike, or one design on more cards than it has copies.
+"""Two cards of one frame read as the same copy of a design printed alike (issue 8).
 
 Each enrolled name is one card: a frame cannot show the same copy twice. The copies of a design
 differ by their print-run mark alone, a few stripes of about a camera pixel each, and a card's
@@ -8,10 +7,6 @@ neighbour's edge); two cards of the frame then took the same copy. The copies ar
 among the frame's cards of that design so that their marks fit best together: on corpus seed 1
 (the bench's `--seed 1`), table 1 showed two 14s both read as ``m14a``, table 39 two
 Saint-Bernards read as ``stb2`` and two 10s read as ``m10b``.
-
-A design read on more cards than it has copies (a half-covered chamois read as the bouquetin
-while the bouquetin lies whole in the next mountain, seed 1 table 39) is given up by the card
-it leads least on, for its next likeliest design that has a copy left.
 """
 
 from __future__ import annotations
@@ -24,9 +19,7 @@ from companion.synth.altitude.deck import load_deck
 from companion.synth.altitude.enrol import enrolled_library, enrolment_shot
 from companion.synth.altitude.generate import AltitudeRanges, corpus_item, table_layout
 from companion.synth.altitude.photo import photograph
-import numpy as np
-
-from companion.vision.altitude.faces import Alternative, CardMatcher, FaceMatch, distinct_copies
+from companion.vision.altitude.faces import FaceMatch, distinct_copies
 from companion.vision.altitude.reader import make_reader
 
 SEED = 1  # the bench corpus the table comes from (`--seed 1`, 15 % of frames with an arm)
@@ -59,21 +52,6 @@ def test_two_copies_in_one_frame_are_read_as_two_cards():
     assert max(names.values()) == 1, names
     result = score(photo.truth, seen)
     assert result["cards_right"] >= result["cards"] - 2
-
-
-def test_a_design_read_twice_in_one_frame_gives_way_on_the_card_it_fits_least():
-    scene, shot = corpus_item(SEED, 39, AltitudeRanges(), hand_probability=0.15)
-    photo = photograph(scene, shot)
-    reader = make_reader(camera=shot.view.camera, table_layout=table_layout(scene.layout),
-                         cards=_library(shot.light.name), seats=tuple(m.seat for m in scene.mountains))
-    seen = reader.read(photo.image)
-    assert seen is not None and not seen.hand
-    truth = {(p.zone, p.get("etage"), p.get("pos")): p.get("card") for p in photo.truth.observation.pieces}
-    got = {(p.zone, p.get("etage"), p.get("pos")): p.get("card") for p in seen.pieces}
-    assert truth[("player:blue", 1, 2)] == "chamois" and got[("player:blue", 1, 2)] == "chamois"
-    assert list(got.values()).count("bouquetin") == 1
-    names = Counter(p.get("card") for p in seen.pieces)
-    assert max(names.values()) == 1, names
 
 
 def _read(name: str, fits: dict[str, float] | None, design: str = "m7") -> FaceMatch:
@@ -109,44 +87,3 @@ def test_distinct_readings_and_more_cards_than_copies_are_left_as_read():
     assert distinct_copies(two, TWINS) == two
     four = [_read("m7a", {"m7a": 1.0, "m7b": 2.0, "m7c": 3.0}) for _ in range(4)]
     assert distinct_copies(four, TWINS) == four
-
-
-def _alt(name: str, score: float, explained: float = 0.9) -> Alternative:
-    grey = np.array([1.0, 1.0, 1.0])
-    return Alternative(name, score, score, explained, (0.0, 0.0), grey, grey)
-
-
-def _matcher() -> CardMatcher:
-    from tests.vision_altitude.test_copies_and_clipping import _face
-
-    names = ("m7a", "m7b", "m4", "aigle", "renard")
-    faces = tuple(_face((k,), str(k)) for k in range(len(names)))
-    return CardMatcher(names, faces, 0.8, {"m7a": "m7", "m7b": "m7"})
-
-
-def _card(alts: list[Alternative], copies: tuple = ()) -> FaceMatch:
-    best = min(alts, key=lambda a: a.score)
-    return FaceMatch(best.name, 0.9, best.mse, alternatives=tuple(alts), explained=best.explained,
-                     compared_px=2000, copies=copies)
-
-
-def test_a_design_read_on_more_cards_than_it_has_copies_gives_way_where_it_leads_least():
-    matcher = _matcher()
-    # two cards read as the one renard: the second leads its next design (the aigle) by less
-    sure = _card([_alt("renard", 0.10), _alt("aigle", 0.16)])
-    unsure = _card([_alt("renard", 0.15), _alt("aigle", 0.152), _alt("m4", 0.3)])
-    aside = _card([_alt("m4", 0.12), _alt("renard", 0.2)])
-    out = matcher.distinct_designs([sure, unsure, aside])
-    assert [m.name for m in out] == ["renard", "aigle", "m4"]
-    assert out[0] is sure and out[2] is aside
-    assert out[1].runner_up == "renard" and out[1].conf <= 0.5
-    # a design with two copies holds two cards; a third gives way, to a design with room only
-    cards = [_card([_alt("m7a", 0.10), _alt("m4", 0.2)], (("m7", "m7a"),)),
-             _card([_alt("m7b", 0.10), _alt("m4", 0.13)], (("m7", "m7b"),)),
-             _card([_alt("m7a", 0.10), _alt("m4", 0.11)], (("m7", "m7a"),)),
-             _card([_alt("m4", 0.05)])]
-    out = matcher.distinct_designs(cards)
-    assert [m.name for m in out] == ["m7a", "m7b", "m7a", "m4"]  # the m4 is taken: nothing to move to
-    cards[3] = _card([_alt("aigle", 0.05)])
-    out = matcher.distinct_designs(cards)
-    assert [m.name for m in out] == ["m7a", "m7b", "m4", "aigle"]

@@ -589,9 +589,18 @@ class CardMatcher:
         fits best, or, given the frame's ``tint`` (:func:`tint_of`), whose drawing and colour
         together fit best (:data:`COLOUR_WEIGHT`). A match with no alternatives is returned
         as it is."""
-        if not match.alternatives:
+        alts = match.alternatives
+        if not alts:
             return match
-        scored = self.ranked(match, tint)
+        if tint is not None:
+            # only among the faces that could be the reading at all
+            alts = tuple(a for a in alts if a.explained >= match.floor) or alts
+        # the card's colour where its drawing fits best, the same for every face (faces
+        # printed alike then differ in drawing alone)
+        seen = min(alts, key=lambda a: a.score).mean_q
+        scored = sorted(((a.score + (COLOUR_WEIGHT * colour_misfit(seen, a.mean_f, tint.gains) / tint.noise
+                                     if tint is not None else 0.0), a) for a in alts),
+                        key=lambda t: t[0])
         score, best = scored[0]
         design = self.twins.get(best.name, best.name)
         others = [(e, a) for e, a in scored[1:] if self.twins.get(a.name, a.name) != design]
@@ -604,65 +613,6 @@ class CardMatcher:
         # one picture, and a copy enrolled a little sharper would otherwise win every time)
         name = dict(match.copies).get(design, best.name)
         return replace(base, name=name, conf=conf, runner_up=runner, runner_mse=r_mse)
-
-    def ranked(self, match: FaceMatch, tint: Tint | None = None) -> list[tuple[float, Alternative]]:
-        """A match's :attr:`~FaceMatch.alternatives` as :meth:`decide` weighs them, the likeliest
-        first: (how badly the face fits, the alternative)."""
-        alts = match.alternatives
-        if tint is not None:
-            # only among the faces that could be the reading at all
-            alts = tuple(a for a in alts if a.explained >= match.floor) or alts
-        # the card's colour where its drawing fits best, the same for every face (faces
-        # printed alike then differ in drawing alone)
-        seen = min(alts, key=lambda a: a.score).mean_q
-        return sorted(((a.score + (COLOUR_WEIGHT * colour_misfit(seen, a.mean_f, tint.gains) / tint.noise
-                        if tint is not None else 0.0), a) for a in alts), key=lambda t: t[0])
-
-    def distinct_designs(self, matches: Sequence[FaceMatch | None], tint: Tint | None = None
-                         ) -> list[FaceMatch | None]:
-        """The readings of one frame with no design read on more cards than it has copies
-        (each enrolled name is one card): while a design is, the card of it whose next
-        likeliest design (one with a copy left) fits least worse than its reading
-        (:meth:`ranked`) is read as that design instead. ``matches`` come back in their
-        order, changed only where their reading did."""
-        out = list(matches)
-        design_of = lambda n: self.twins.get(n, n)  # noqa: E731
-        room: dict[str, int] = {}
-        for n in self.names:
-            room[design_of(n)] = room.get(design_of(n), 0) + 1
-        ranks: dict[int, list[tuple[float, Alternative]]] = {}
-        for _ in range(len(out)):
-            held: dict[str, list[int]] = {}
-            for k, m in enumerate(out):
-                if m is not None and m.name is not None and m.name != BACK and m.alternatives:
-                    held.setdefault(design_of(m.name), []).append(k)
-            over = [d for d, ks in held.items() if len(ks) > room.get(d, 1)]
-            if not over:
-                break
-            moves = []
-            for d in over:
-                for k in held[d]:
-                    m = out[k]
-                    got = ranks.get(k)
-                    if got is None:
-                        got = ranks[k] = self.ranked(m, tint)  # type: ignore[arg-type]
-                    now = next((e for e, a in got if design_of(a.name) == d), None)
-                    nxt = next(((e, a) for e, a in got if design_of(a.name) != d and a.explained >= m.floor
-                                and len(held.get(design_of(a.name), ())) < room.get(design_of(a.name), 1)), None)
-                    if now is not None and nxt is not None:
-                        moves.append((nxt[0] - now, k, nxt[1], now))
-            if not moves:
-                break
-            _, k, alt, now = min(moves, key=lambda t: (t[0], t[1]))
-            m = out[k]
-            design = design_of(alt.name)
-            name = dict(m.copies).get(design, alt.name)  # type: ignore[union-attr]
-            # as sure as its lead over the reading it replaces (negative: hardly at all)
-            r_mse = alt.mse + (now - next(e for e, a in ranks[k] if a is alt))
-            out[k] = replace(m, name=name, mse=alt.mse, shift=alt.shift, explained=alt.explained,  # type: ignore[type-var]
-                             runner_up=m.name, runner_mse=r_mse,  # type: ignore[union-attr]
-                             conf=confidence(alt.explained, alt.mse, r_mse, m.compared_px))  # type: ignore[union-attr]
-        return out
 
     def marks(self) -> dict[str, tuple[tuple[int, ...], np.ndarray]]:
         """Where the copies of each design printed alike differ (their print-run mark): design →

@@ -244,16 +244,15 @@ class AltitudeReader:
                   deck: FoundCard | None, kept: list[tuple[str, tuple[FoundCard, ...]]]
                   ) -> tuple[tuple[MountainReading, ...], FoundCard | None, FoundCard | None,
                              list[tuple[str, tuple[FoundCard, ...]]]]:
-        """The frame's cards with each enrolled name read once, as each is one card: no
-        design read on more cards than it has copies (:meth:`CardMatcher.distinct_designs`),
-        and no copy printed alike read twice (:func:`distinct_copies`: told apart by how well
-        each copy's print-run mark fits each card)."""
+        """The frame's cards with no copy printed alike read twice (:func:`distinct_copies`):
+        each enrolled name is one card, so two cards read as the same copy are told apart by
+        how well each copy's print-run mark fits each of them."""
         twins = self.matcher.twins
+        if not twins:
+            return mountains, discard, deck, kept
         singles = [f for f in (discard, deck) if f is not None] + [f for _, row in kept for f in row]
         before = [c.match for m in mountains for c in m.cards] + [f.match for f in singles]
-        after = self.matcher.distinct_designs(before, self._tint)
-        if twins:
-            after = distinct_copies(after, twins)
+        after = distinct_copies(before, twins)
         if all(a is b for a, b in zip(before, after)):
             return mountains, discard, deck, kept
         it = iter(after)
@@ -262,7 +261,7 @@ class AltitudeReader:
             cards = []
             for c in m.cards:
                 got = next(it)
-                cards.append(c if got is c.match else replace(c, card=got.name, conf=got.conf, match=got))
+                cards.append(c if got is c.match else replace(c, card=got.name, match=got))
             out.append(replace(m, cards=tuple(cards)))
         changed = {id(f): replace(f, match=got) for f, got in zip(singles, it) if got is not f.match}
 
