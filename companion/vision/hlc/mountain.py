@@ -166,7 +166,12 @@ def read_mountain(image: np.ndarray, view: View, layout: Layout, *, levels: int 
             break
     # a tower read a cell off its place stays there (taking it away loses more than the true
     # place alone gains): whole towers are moved by a cell, and the heights settled again
-    if search.shift():
+    # a tower read as a lower one farther along the camera's line of sight (or the reverse)
+    # is moved there whole first: the one-cell moves would otherwise rearrange the towers
+    # grown round the wrong one, and leave a mixture neither move mends
+    moved = search.slide()
+    moved += search.shift()
+    if moved:
         search.run(near=2, span=2)
     return finish(MountainReading(lattice, [], {}, {}, grid, search, strength, notes))
 

@@ -164,6 +164,57 @@ class Search:
                 break
         return moved
 
+    def slide(self, *, min_gain: float = 40.0) -> int:
+        """Move whole towers along the camera's line of sight: a tower ``h`` high at ``pos``
+        becomes one ``h2`` high where its top's centre falls on the same ray from the camera
+        (farther and lower, or nearer and taller). A tall tower's top and a lower one farther
+        along the ray look alike from above; which one the greedy search builds can depend on
+        one frame's sensor noise (a three-cube tower read as one cube on the table three cells
+        behind it, the tower's sides then left unexplained), and no change of one tower, nor a
+        move by one cell (:meth:`shift`), gets from one to the other without first losing
+        what the top explains. Returns the number of towers moved."""
+        g = self.grid
+        valid = set(self.tower_positions())
+        cam = np.asarray(g.camera, dtype=np.float64)
+        ex, ey = g.ex[:2], g.ey[:2]
+        moved = 0
+        for pos in sorted(self.towers, key=lambda p: (-self.towers[p], p)):
+            h = self.towers.get(pos, 0)
+            if h == 0:
+                continue
+            z = 2.0 * g.pitch * h
+            top = g.point(pos[0] + 1.0, pos[1] + 1.0, z)
+            if cam[2] <= z:
+                continue
+            best, best_gain = None, min_gain
+            for h2 in range(1, self.levels + 1):
+                z2 = 2.0 * g.pitch * h2
+                if h2 == h or cam[2] <= z2:
+                    continue
+                far = cam[:2] + (top[:2] - cam[:2]) * (cam[2] - z2) / (cam[2] - z)
+                rel = far - g.origin[:2]
+                u, v = float(rel @ ex) / g.pitch, float(rel @ ey) / g.pitch
+                q = (int(round(u)) - 1, int(round(v)) - 1)
+                if q == pos or q not in valid or h2 <= self.towers.get(q, 0):
+                    continue
+                ch = {pos: 0, q: h2}
+                mv = self.towers_move(ch)
+                if not mv:
+                    continue
+                gn, _ = self.gain(mv)
+                if gn > best_gain:
+                    best, best_gain = (ch, mv), gn
+            if best is not None:
+                ch, mv = best
+                for p, hh in ch.items():
+                    if hh > 0:
+                        self.towers[p] = hh
+                    else:
+                        self.towers.pop(p, None)
+                self.apply(mv)
+                moved += 1
+        return moved
+
     def tower_positions(self) -> list[Cell]:
         g = self.grid
         return [(i, j) for (i, j) in g.cells
