@@ -111,6 +111,16 @@ class Search:
                 out.append((c, best))
         return tuple(out)
 
+    def _move_towers(self, changes: dict[Cell, int], move: Move) -> None:
+        """Set the towers ``changes`` names (0 takes one away) and apply their cell changes
+        ``move`` (:meth:`towers_move` of the same changes)."""
+        for p, hh in changes.items():
+            if hh > 0:
+                self.towers[p] = hh
+            else:
+                self.towers.pop(p, None)
+        self.apply(move)
+
     def shift(self, *, min_gain: float = 40.0, rounds: int = 3) -> int:
         """Move whole towers by a cell (to any of the eight neighbouring positions, a level
         lower, as high or a level higher): what the one-tower changes of :meth:`run` cannot do
@@ -151,13 +161,7 @@ class Search:
                             if gn > best_gain:
                                 best, best_gain = (ch, mv), gn
                 if best is not None:
-                    ch, mv = best
-                    for p, hh in ch.items():
-                        if hh > 0:
-                            self.towers[p] = hh
-                        else:
-                            self.towers.pop(p, None)
-                    self.apply(mv)
+                    self._move_towers(*best)
                     done += 1
             moved += done
             if done == 0:
@@ -205,13 +209,7 @@ class Search:
                 if gn > best_gain:
                     best, best_gain = (ch, mv), gn
             if best is not None:
-                ch, mv = best
-                for p, hh in ch.items():
-                    if hh > 0:
-                        self.towers[p] = hh
-                    else:
-                        self.towers.pop(p, None)
-                self.apply(mv)
+                self._move_towers(*best)
                 moved += 1
         return moved
 
