@@ -12,35 +12,22 @@ Saint-Bernards read as ``stb2`` and two 10s read as ``m10b``.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 
 from companion.synth.altitude.corpus import score
-from companion.synth.altitude.deck import load_deck
-from companion.synth.altitude.enrol import enrolled_library, enrolment_shot
 from companion.synth.altitude.generate import AltitudeRanges, corpus_item, table_layout
 from companion.synth.altitude.photo import photograph
 from companion.vision.altitude.faces import FaceMatch, distinct_copies
 from companion.vision.altitude.reader import make_reader
+from tests.vision_altitude.conftest import demo_library
 
 SEED = 1  # the bench corpus the table comes from (`--seed 1`, 15 % of frames with an arm)
-
-
-@lru_cache(maxsize=None)
-def _library(light: str):
-    deck = load_deck("demo")
-    lib = enrolled_library(deck, enrolment_shot(seed=SEED, light=light), frames=1)
-    designs: dict[tuple, list[str]] = {}
-    for c in deck:
-        designs.setdefault((c.kind, c.value, c.label), []).append(c.id)
-    lib.set_twins([g for g in designs.values() if len(g) > 1])
-    return lib
 
 
 def test_two_copies_in_one_frame_are_read_as_two_cards():
     scene, shot = corpus_item(SEED, 1, AltitudeRanges(), hand_probability=0.15)
     photo = photograph(scene, shot)
     reader = make_reader(camera=shot.view.camera, table_layout=table_layout(scene.layout),
-                         cards=_library(shot.light.name), seats=tuple(m.seat for m in scene.mountains))
+                         cards=demo_library(SEED, shot.light.name), seats=tuple(m.seat for m in scene.mountains))
     seen = reader.read(photo.image)
     assert seen is not None and not seen.hand
     truth = {(p.zone, p.get("etage"), p.get("pos")): p.get("card") for p in photo.truth.observation.pieces}

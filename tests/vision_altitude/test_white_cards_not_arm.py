@@ -20,34 +20,18 @@ the alignment's reach.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pytest
 
 from companion.synth.altitude.corpus import score
-from companion.synth.altitude.deck import load_deck
-from companion.synth.altitude.enrol import enrolled_library, enrolment_shot
 from companion.synth.altitude.generate import AltitudeRanges, corpus_item, table_layout
 from companion.synth.altitude.photo import photograph
 from companion.vision.altitude import mountain
 from companion.vision.altitude.layout import DEFAULT_LAYOUT
 from companion.vision.altitude.reader import make_reader
+from tests.vision_altitude.conftest import demo_library
 
 SEED = 2  # the bench corpus these tables come from (`--seed 2`, 15 % of frames with an arm)
-
-
-@lru_cache(maxsize=None)
-def _library(light: str):
-    """The demo deck enrolled as the bench enrols it for this corpus and light, its copies
-    declared printed alike."""
-    deck = load_deck("demo")
-    lib = enrolled_library(deck, enrolment_shot(seed=SEED, light=light), frames=1)
-    designs: dict[tuple, list[str]] = {}
-    for c in deck:
-        designs.setdefault((c.kind, c.value, c.label), []).append(c.id)
-    lib.set_twins([g for g in designs.values() if len(g) > 1])
-    return lib
 
 
 def _read(index: int):
@@ -55,7 +39,7 @@ def _read(index: int):
     photo = photograph(scene, shot)
     assert not photo.truth.hand_over_table
     reader = make_reader(camera=shot.view.camera, table_layout=table_layout(scene.layout),
-                         cards=_library(shot.light.name), seats=tuple(m.seat for m in scene.mountains))
+                         cards=demo_library(SEED, shot.light.name), seats=tuple(m.seat for m in scene.mountains))
     return scene, photo, reader.read_all(photo.image), reader.read(photo.image)
 
 
