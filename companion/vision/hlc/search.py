@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -121,6 +121,26 @@ class Search:
                 self.towers.pop(p, None)
         self.apply(move)
 
+    def _best_move(self, pos: Cell, targets: Iterable[tuple[int, int, int]], valid: set[Cell],
+                   min_gain: float) -> tuple[dict[Cell, int], Move] | None:
+        """The best of moving the tower at ``pos`` whole to one of ``targets`` ((i, j, height)
+        triples, tried in order; the first of equal gains is kept): its changes and cell move,
+        or None when none gains over ``min_gain``. A target off the valid positions, on ``pos``
+        itself, out of the levels or not above the tower already standing there is skipped."""
+        best, best_gain = None, min_gain
+        for i, j, h2 in targets:
+            q = (i, j)
+            if q == pos or q not in valid or h2 < 1 or h2 > self.levels or h2 <= self.towers.get(q, 0):
+                continue
+            ch = {pos: 0, q: h2}
+            mv = self.towers_move(ch)
+            if not mv:
+                continue
+            gn, _ = self.gain(mv)
+            if gn > best_gain:
+                best, best_gain = (ch, mv), gn
+        return best
+
     def shift(self, *, min_gain: float = 40.0, rounds: int = 3) -> int:
         """Move whole towers by a cell (to any of the eight neighbouring positions, a level
         lower, as high or a level higher): what the one-tower changes of :meth:`run` cannot do
@@ -144,22 +164,9 @@ class Search:
                 h = self.towers.get(pos, 0)
                 if h == 0:
                     continue
-                best, best_gain = None, min_gain
-                for da in (-1, 0, 1):
-                    for db in (-1, 0, 1):
-                        q = (pos[0] + da, pos[1] + db)
-                        if q == pos or q not in valid:
-                            continue
-                        for h2 in (h - 1, h, h + 1):
-                            if h2 < 1 or h2 > self.levels or h2 <= self.towers.get(q, 0):
-                                continue
-                            ch = {pos: 0, q: h2}
-                            mv = self.towers_move(ch)
-                            if not mv:
-                                continue
-                            gn, _ = self.gain(mv)
-                            if gn > best_gain:
-                                best, best_gain = (ch, mv), gn
+                targets = ((pos[0] + da, pos[1] + db, h2)
+                           for da in (-1, 0, 1) for db in (-1, 0, 1) for h2 in (h - 1, h, h + 1))
+                best = self._best_move(pos, targets, valid, min_gain)
                 if best is not None:
                     self._move_towers(*best)
                     done += 1
@@ -190,7 +197,7 @@ class Search:
             top = g.point(pos[0] + 1.0, pos[1] + 1.0, z)
             if cam[2] <= z:
                 continue
-            best, best_gain = None, min_gain
+            targets = []
             for h2 in range(1, self.levels + 1):
                 z2 = 2.0 * g.pitch * h2
                 if h2 == h or cam[2] <= z2:
@@ -198,16 +205,8 @@ class Search:
                 far = cam[:2] + (top[:2] - cam[:2]) * (cam[2] - z2) / (cam[2] - z)
                 rel = far - g.origin[:2]
                 u, v = float(rel @ ex) / g.pitch, float(rel @ ey) / g.pitch
-                q = (int(round(u)) - 1, int(round(v)) - 1)
-                if q == pos or q not in valid or h2 <= self.towers.get(q, 0):
-                    continue
-                ch = {pos: 0, q: h2}
-                mv = self.towers_move(ch)
-                if not mv:
-                    continue
-                gn, _ = self.gain(mv)
-                if gn > best_gain:
-                    best, best_gain = (ch, mv), gn
+                targets.append((int(round(u)) - 1, int(round(v)) - 1, h2))
+            best = self._best_move(pos, targets, valid, min_gain)
             if best is not None:
                 self._move_towers(*best)
                 moved += 1
