@@ -96,6 +96,17 @@ def lab_features(bgr: np.ndarray, white: Sequence[float] | np.ndarray) -> np.nda
     return lab.reshape(-1, 3)
 
 
+def mahalanobis2(diff: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Each squared Mahalanobis distance ``diff[n, k] · inv[k] · diff[n, k]`` (``diff``: N×K×3,
+    ``inv``: K×3×3), written out term by term: for three channels this is several times faster
+    than the general product (a reader judges thousands of points against every colour
+    variant each frame), and equal to it but for rounding in the last bits of a double."""
+    d0, d1, d2 = diff[..., 0], diff[..., 1], diff[..., 2]
+    return (inv[:, 0, 0] * d0 * d0 + inv[:, 1, 1] * d1 * d1 + inv[:, 2, 2] * d2 * d2
+            + (inv[:, 0, 1] + inv[:, 1, 0]) * d0 * d1 + (inv[:, 0, 2] + inv[:, 2, 0]) * d0 * d2
+            + (inv[:, 1, 2] + inv[:, 2, 1]) * d1 * d2)
+
+
 def estimate_white(bgr: np.ndarray, *, top_fraction: float = 0.3) -> tuple[float, float, float]:
     """A white reference from pixels of something mostly neutral and light (the paper around a
     marker, a printed sheet): the per-channel median of its brightest ``top_fraction``, so a

@@ -227,7 +227,7 @@ class HandDetector:
 @dataclass
 class _AnomalyMap:
     """Every pixel of the frame (at a quarter of its resolution) compared with the table's own
-    look round the play area (:func:`_anomaly_map`)."""
+    look round the play area (:func:`anomaly_map`)."""
 
     z: np.ndarray  #: how unlike the table each pixel is (robust z-score, blurred 3×3)
     loop: np.ndarray  #: inside the outer band's loop (bool)
@@ -237,7 +237,7 @@ class _AnomalyMap:
     valid: bool  #: enough table was seen to learn its look
 
 
-def _anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | None,
+def anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | None,
                  shadow: np.ndarray | None) -> _AnomalyMap | None:
     """The table's look (colour, brightness, texture: median and spread) learned inside the
     outer band's loop, less what the mountain hides, the markers and the card zone; then each
@@ -296,12 +296,15 @@ def _anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | Non
 
 def area_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None = None,
                shadow: np.ndarray | None = None, *, min_area_mm2: float = 2500.0,
-               threshold: float = THRESHOLD) -> HandCheck:
+               threshold: float = THRESHOLD, amap: _AnomalyMap | None = None) -> HandCheck:
     """Look for an arm anywhere over the table round the markers: every pixel of the table (at a
     quarter of the frame's resolution) is compared with the table's own look, as on the band;
     what the mountain hides (``hidden``), the shadows it casts, the markers and the card zone
-    are left out; a blob of unlike pixels larger than ``min_area_mm2`` of table is an arm."""
-    amap = _anomaly_map(image, view, layout, hidden, shadow)
+    are left out; a blob of unlike pixels larger than ``min_area_mm2`` of table is an arm.
+    ``amap``: :func:`anomaly_map` of the same arguments, when already made (a reader that runs
+    this check and :func:`reach_check` on one frame makes it once)."""
+    if amap is None:
+        amap = anomaly_map(image, view, layout, hidden, shadow)
     if amap is None or not amap.valid:
         return HandCheck(False, 0.0)
     zmap = amap.z
@@ -326,7 +329,7 @@ def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
                 shadow: np.ndarray | None = None, *, ring_mm: float = REACH_RING_MM,
                 near_mm: float = 80.0, min_area_mm2: float = 1200.0, seed_mm2: float = 200.0,
                 threshold: float = THRESHOLD, weak: float = 3.0, faint: float = 1.0,
-                faint_area_mm2: float = 4000.0) -> HandCheck:
+                faint_area_mm2: float = 4000.0, amap: _AnomalyMap | None = None) -> HandCheck:
     """Look for an arm reaching in from outside: in a ring of table ``ring_mm`` wide round the
     outer band's loop, a body unlike the table (the same anomaly as :func:`area_check`) that
     crosses the ring, from its outer edge (or the frame's edge) to within ``near_mm`` of the
@@ -342,8 +345,10 @@ def reach_check(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
     This sees the arm where the band checks cannot judge it: where the arm passes in front of
     the band over the mountain (the mountain read under it hides the band there), or where it
     is held high enough that its picture lies outside the loop. Something lying beside the play
-    area (a box, a cup) does not cross the ring and is not taken for an arm."""
-    amap = _anomaly_map(image, view, layout, hidden, shadow)
+    area (a box, a cup) does not cross the ring and is not taken for an arm. ``amap``: as for
+    :func:`area_check`."""
+    if amap is None:
+        amap = anomaly_map(image, view, layout, hidden, shadow)
     if amap is None or not amap.valid:
         return HandCheck(False, 0.0)
     sh, sw = amap.z.shape

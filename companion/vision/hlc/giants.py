@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from companion.vision.camera import View
-from companion.vision.colours import ColourModel, lab_features
+from companion.vision.colours import ColourModel, lab_features, mahalanobis2
 from companion.vision.hlc.lattice import Lattice
 from companion.vision.hlc.appearance import _FEATURE_SCALE
 from companion.vision.hlc.layout import GIANT_COLOURS, Layout
@@ -190,7 +190,7 @@ def _agreement_d2(shaded: ShadedModel, bgr: np.ndarray, white
     (:func:`_nearest_d2`, from the same distances)."""
     feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
     diff = feats[:, None, :] - shaded.mu[None, :, :]
-    d2 = np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff)
+    d2 = mahalanobis2(diff, shaded.inv)
     loglik = -0.5 * d2 - 0.5 * shaded.logdet[None, :]
     loglik -= loglik.max(axis=1, keepdims=True)
     post = np.exp(loglik)
@@ -236,7 +236,7 @@ def agreement_lit_or_shaded(shaded: ShadedModel, bgr: np.ndarray, white, table
 def _nearest_d2(shaded: ShadedModel, bgr: np.ndarray, white) -> np.ndarray:
     feats = lab_features(bgr, shaded.white if white is None else white).astype(np.float64)
     diff = feats[:, None, :] - shaded.mu[None, :, :]
-    return np.einsum("nki,kij,nkj->nk", diff, shaded.inv, diff).min(axis=1)
+    return mahalanobis2(diff, shaded.inv).min(axis=1)
 
 
 def colour_votes(shaded: ShadedModel, agree: np.ndarray, lightness: np.ndarray
@@ -716,16 +716,28 @@ def _behind_giants(points: np.ndarray, camera: np.ndarray, lattice: Lattice,
     d = camera[None, :] - points
     out = np.zeros((len(points), len(giants)), bool)
     t = np.linspace(0.0, 1.0, steps)
+    r_near = layout.giant_diameter / 2 + 0.5
     for g_i, g in enumerate(giants):
         cx, cy = lattice.cell_centre(g.cell)
         z0 = g.level * layout.cube
         z1 = z0 + layout.giant_height
         # only the stretch of each ray below the pawn's head can cross it
         reach = np.clip((z1 - points[:, 2]) / np.maximum(d[:, 2], 1e-6), 0.0, 1.0)
-        q = points[:, None, :] + (t[None, :, None] * reach[:, None, None]) * d[:, None, :]
+        # the samples lie on that stretch: a ray whose stretch passes the pawn's axis farther
+        # off than its radius (and a margin over rounding) cannot have one inside it, so
+        # only the rays that come near are sampled (the same answer, a few rays of thousands)
+        seg = reach[:, None] * d[:, :2]
+        rel = np.array([cx, cy]) - points[:, :2]
+        s = np.clip((rel * seg).sum(axis=1) / np.maximum((seg * seg).sum(axis=1), 1e-12), 0.0, 1.0)
+        off = rel - s[:, None] * seg
+        near = np.flatnonzero((off * off).sum(axis=1) < r_near * r_near)
+        if not len(near):
+            continue
+        p, dn, rn = points[near], d[near], reach[near]
+        q = p[:, None, :] + (t[None, :, None] * rn[:, None, None]) * dn[:, None, :]
         hit = (((q[..., 0] - cx) ** 2 + (q[..., 1] - cy) ** 2 < r2)
                & (q[..., 2] >= z0) & (q[..., 2] <= z1))
-        out[:, g_i] = hit[:, 1:].any(axis=1)
+        out[near, g_i] = hit[:, 1:].any(axis=1)
     return out
 
 

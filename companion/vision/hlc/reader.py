@@ -329,11 +329,13 @@ class HlcReader:
             hidden = np.maximum(hidden, shade)
         check = self.hand_detector.check(image, view, hidden, shadow)
         if not check.hand:
-            check = hands.area_check(image, view, lay, hidden, shadow)
+            # the table's look round the play area, made once for both checks below
+            amap = hands.anomaly_map(image, view, lay, hidden, shadow)
+            check = hands.area_check(image, view, lay, hidden, shadow, amap=amap)
         if not check.hand:
             # an arm the bands cannot judge (in front of the band where the mountain read under
             # it hides it, or held high) is still seen reaching in across the table round them
-            check = hands.reach_check(image, view, lay, hidden, shadow)
+            check = hands.reach_check(image, view, lay, hidden, shadow, amap=amap)
         self.last.hand = check
         # where the camera stands (table mm), so that the referee can tell which pieces of a
         # position it judges this camera could see past the mountain
