@@ -269,6 +269,10 @@ class _Faces:
     #: n × H/2 × W/2 × 3: where each face's channel was clipped at enrolment (share of its
     #: pixels), None when no face has a clipped pixel
     clipped_half: np.ndarray | None = None
+    #: ``clipped_half`` over :data:`CLIPPED_FACE` (n × pixels × 3), and whether each face has
+    #: such a pixel at all (n)
+    clipped_mask: np.ndarray | None = None
+    clipped_any: np.ndarray | None = None
     #: what a card that shows whole is compared with, built the first time one is
     #: (:meth:`CardMatcher._whole`): most cards read show whole (nothing on them, or a bare
     #: lattice point refused), and the faces' pixels they are compared on are then always the same
@@ -345,19 +349,24 @@ class CardMatcher:
         half, quarter, clipped = [], [], []
         for face in self.faces_bgr:
             f = face.astype(np.float32)
-            c = (face >= SATURATED).astype(np.float32)
+            c = face >= SATURATED
             if key > 0.2:
                 f = cv2.GaussianBlur(f, (0, 0), key)
-                c = cv2.GaussianBlur(c, (0, 0), key)
             f = features(f)
             half.append(_down(f, 2))
             quarter.append(_down(f, 4).ravel())
-            clipped.append(_down(c, 2))
+            if c.any():
+                c = c.astype(np.float32)
+                clipped.append(_down(cv2.GaussianBlur(c, (0, 0), key) if key > 0.2 else c, 2))
+            else:  # nothing clipped: blurred and shrunk, still nothing
+                clipped.append(np.zeros(half[-1].shape, np.float32))
         half_a = np.stack(half)
         clip_a = np.stack(clipped)
+        clip_mask = clip_a > CLIPPED_FACE
         out = _Faces(half_a, np.stack(quarter), np.stack([_frame_template(half_a.shape[1:3])] * 3, axis=2),
                      np.ascontiguousarray(half_a.min(axis=3)),
-                     clip_a if bool((clip_a > CLIPPED_FACE).any()) else None)
+                     clip_a if bool(clip_mask.any()) else None,
+                     clip_mask.reshape(len(clip_mask), -1, 3), clip_mask.reshape(len(clip_mask), -1).any(axis=1))
         self._cache[key] = out
         return out
 
@@ -490,15 +499,15 @@ class CardMatcher:
             pixels the decision weighs (K × N × 3), or None when none was."""
             tb = self.templates(bt)
             c = tb.clipped_half
-            if c is None or not CENSOR_CLIPPED:
+            if c is None or not CENSOR_CLIPPED or not tb.clipped_any[list(idx)].any():
                 return None
             if whole:
                 every = tb.whole.get("censored")
                 if every is None:
-                    every = tb.whole["censored"] = c.reshape(len(self.names), -1, 3)[:, sub] > CLIPPED_FACE
+                    every = tb.whole["censored"] = tb.clipped_mask[:, sub]
                 got = every[list(idx)]
             else:
-                got = c.reshape(len(self.names), -1, 3)[np.ix_(list(idx), weighed)] > CLIPPED_FACE
+                got = tb.clipped_mask[np.ix_(list(idx), weighed)]
             return got if got.any() else None
 
         weighed_windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
@@ -731,24 +740,27 @@ class CardMatcher:
             if ring is not None:
                 ry, rx = ring
                 seen_ring = (self._full(i, bt)[ry, rx] - mf) * gain + mq
+            # the card at the design's place and a pixel either way, all at once (S places)
+            at = np.array([(y0 + sy + ey, x0 + sx + ex) for ey in (-1, 0, 1) for ex in (-1, 0, 1)])
+            at = at[(at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] + h <= turned.shape[0])
+                    & (at[:, 1] + w <= turned.shape[1])]
             errs = np.full(len(idx), np.inf)
-            for ey in (-1, 0, 1):
-                for ex in (-1, 0, 1):
-                    ya, xa = y0 + sy + ey, x0 + sx + ex
-                    if ya < 0 or xa < 0 or ya + h > turned.shape[0] or xa + w > turned.shape[1]:
-                        continue
-                    off = 0.0
-                    if ring is not None:
-                        dr = turned[ya + ry, xa + rx] - seen_ring
-                        if keep is not None:
-                            kr = keep[ya + ry, xa + rx].astype(np.float32)
-                            off = (dr * kr).sum(axis=0) / np.maximum(kr.sum(axis=0), 1.0)
-                        else:
-                            off = dr.mean(axis=0)
-                    r = (turned[ya + ys, xa + xs][None] - off - pred) ** 2
+            if len(at):
+                off: np.ndarray | float = 0.0
+                if ring is not None:
+                    py, px = at[:, 0:1] + ry[None], at[:, 1:2] + rx[None]   # S × R
+                    dr = turned[py, px] - seen_ring
                     if keep is not None:
-                        r = r * keep[ya + ys, xa + xs][None]
-                    errs = np.minimum(errs, r.sum(axis=(1, 2)))
+                        kr = keep[py, px].astype(np.float32)
+                        off = (dr * kr).sum(axis=1) / np.maximum(kr.sum(axis=1), 1.0)
+                    else:
+                        off = dr.mean(axis=1)
+                    off = off[:, None, None, :]
+                py, px = at[:, 0:1] + ys[None], at[:, 1:2] + xs[None]       # S × P
+                r = (turned[py, px][:, None] - off - pred[None]) ** 2       # S × K × P × 3
+                if keep is not None:
+                    r = r * keep[py, px][:, None]
+                errs = r.sum(axis=(2, 3)).min(axis=0)
             if np.isfinite(errs).all():
                 out.append((d, tuple((self.names[j], float(e)) for j, e in zip(idx, errs))))
         return tuple(out)
@@ -1052,11 +1064,13 @@ def _residuals_censored(queries: np.ndarray, faces: np.ndarray, weights: np.ndar
     """:func:`residuals` with faces clipped at enrolment (``censored``), queries (Q × N × 3)
     and faces (F × N × 3) broadcast against each other (one of Q and F is 1)."""
     n_px = max(float(max(queries.shape[1], faces.shape[1])), 1.0)
-    c = censored.astype(np.float32)
-    w = np.ones((1, 1, 1), np.float32) if weights is None else \
-        (weights if weights.ndim == 3 else weights[None]).astype(np.float32)
-    u = (1.0 - c) * w                                          # K × N × 3: fitted on
-    cw = c * w                                                 # K × N × 3: bounds
+    if weights is None:
+        u = np.logical_not(censored).astype(np.float32)        # K × N × 3: fitted on
+        cw = censored                                          # K × N × 3: bounds
+    else:
+        w = (weights if weights.ndim == 3 else weights[None]).astype(np.float32)
+        u = np.where(censored, np.float32(0.0), w)
+        cw = censored & (w > 0.0)
     n = np.maximum(_psum(u), 1.0)                              # K × 3
     mq = _psum(queries * u) / n
     mf = _psum(faces * u) / n
@@ -1066,7 +1080,8 @@ def _residuals_censored(queries: np.ndarray, faces: np.ndarray, weights: np.ndar
     cov = _psum(dq * dfu)
     gain = np.clip(cov / np.maximum(_psum(df * dfu), 1e-9), 0.0, None)
     r = dq - gain[:, None, :] * df
-    e = (r * r * u).sum(axis=(1, 2)) + (np.minimum(r, 0.0) ** 2 * cw).sum(axis=(1, 2))
+    r2 = r * r
+    e = (r2 * u).sum(axis=(1, 2)) + (r2 * (cw & (r < 0.0))).sum(axis=(1, 2))
     return e / n_px
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from companion.vision.altitude.faces import ALIGN_SHIFT_MM, BACK, CANON_PPM, CardMatcher, FaceMatch
 from companion.vision.altitude.layout import AltitudeLayout, SeatArea
-from companion.vision.altitude.rectify import Frame2, PatchSpec, rectify
+from companion.vision.altitude.rectify import Frame2, LazyPatch, PatchSpec, rectify
 from companion.vision.camera import View
 
 #: resolution of the area's overview (pixels a millimetre)
@@ -442,8 +442,7 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
             # a pitch right of row k's column m, so columns m-1 and m of row k+1 cover it
             covers = [(found[s][1], found[s][2]) for s in ((k + 1, m - 1), (k + 1, m)) if s in found]
             vis = _covering_mask((cw, ch), (cu, cv_), covers, layout.card_mm)
-            crop = fine.crop((cu, cv_), (cw + 2 * mpx, ch + 2 * mpx))
-            if crop is None:
+            if not fine.holds((cu, cv_), (cw + 2 * mpx, ch + 2 * mpx)):
                 continue
             must = support or any(s in found for s in ((k + 1, m - 1), (k + 1, m)))
             cut = PatchSpec(spec.frame, cu - half_u, cv_ - half_v, cu + half_u, cv_ + half_v, CANON_PPM)
@@ -469,9 +468,10 @@ def _read_lattice(image: np.ndarray, view: View, area: SeatArea, layout: Altitud
 
 @dataclass
 class _FinePatch:
-    """The area around the candidates at :data:`CANON_PPM`, cut into card-sized crops."""
+    """The area around the candidates at :data:`CANON_PPM`, cut into card-sized crops (sampled
+    from the camera image only where a crop is cut: most of the area is bare table)."""
 
-    patch: np.ndarray
+    patch: LazyPatch
     spec: PatchSpec
     #: the cards read on it: (cut-out's corner, visible pixels, must hold) → reading. Lattices a
     #: few millimetres apart often lead to the same cut-out of a card: it is compared once
@@ -485,12 +485,16 @@ class _FinePatch:
             return None
         return x0, y0
 
+    def holds(self, centre: tuple[float, float], size: tuple[int, int]) -> bool:
+        """Whether the cut-out at ``centre`` lies on the patch."""
+        return self._corner(centre, size) is not None
+
     def crop(self, centre: tuple[float, float], size: tuple[int, int]) -> np.ndarray | None:
         corner = self._corner(centre, size)
         if corner is None:
             return None
         x0, y0 = corner
-        return self.patch[y0:y0 + size[1], x0:x0 + size[0]]
+        return self.patch.region(x0, y0, size[0], size[1])
 
     def reader(self, matcher: CardMatcher, centre: tuple[float, float], size: tuple[int, int],
                vis: np.ndarray, ppm: float, must: bool) -> Any:
@@ -524,5 +528,4 @@ def fine_spec(area: SeatArea, layout: AltitudeLayout) -> PatchSpec:
 
 def _fine_patch(image: np.ndarray, view: View, area: SeatArea, layout: AltitudeLayout) -> _FinePatch:
     spec = fine_spec(area, layout)
-    patch, _ = rectify(image, view, spec)
-    return _FinePatch(patch, spec)
+    return _FinePatch(LazyPatch(image, view, spec), spec)

@@ -76,7 +76,8 @@ def _view_key(view: View) -> tuple:
 
 
 @lru_cache(maxsize=64)
-def _maps(view_key: tuple, spec: PatchSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grid(view_key: tuple, spec: PatchSpec) -> np.ndarray:
+    """Where every :data:`_STEP`-th pixel of the patch lies in the image (rows × columns × 2)."""
     fx, fy, cx, cy, size, dist, rvec, tvec = view_key
     K = np.array([[fx, 0, cx], [0, fy, cy], [0, 0, 1.0]])
     w, h = spec.size
@@ -87,12 +88,71 @@ def _maps(view_key: tuple, spec: PatchSpec) -> tuple[np.ndarray, np.ndarray, np.
     xy = spec.frame.to_table(uv)
     pts = np.column_stack([xy, np.full(len(xy), spec.z)]).reshape(-1, 1, 3)
     img, _ = cv2.projectPoints(pts, np.array(rvec), np.array(tvec), K, np.array(dist))
-    img = img.reshape(len(gy), len(gx), 2).astype(np.float32)
-    fxs, fys = np.meshgrid(np.arange(w, dtype=np.float32) / _STEP, np.arange(h, dtype=np.float32) / _STEP)
-    map_x = cv2.remap(img[..., 0], fxs, fys, cv2.INTER_LINEAR)
-    map_y = cv2.remap(img[..., 1], fxs, fys, cv2.INTER_LINEAR)
+    return img.reshape(len(gy), len(gx), 2).astype(np.float32)
+
+
+def _grid_maps(grid: np.ndarray, x0: int, y0: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sampling maps of the patch's pixels ``x0..x0+w`` × ``y0..y0+h``, interpolated from
+    its :func:`_grid` (each pixel's the same whatever the part asked for)."""
+    fxs, fys = np.meshgrid(np.arange(x0, x0 + w, dtype=np.float32) / _STEP,
+                           np.arange(y0, y0 + h, dtype=np.float32) / _STEP)
+    return (cv2.remap(grid[..., 0], fxs, fys, cv2.INTER_LINEAR),
+            cv2.remap(grid[..., 1], fxs, fys, cv2.INTER_LINEAR))
+
+
+@lru_cache(maxsize=64)
+def _maps(view_key: tuple, spec: PatchSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    size = view_key[4]
+    w, h = spec.size
+    map_x, map_y = _grid_maps(_grid(view_key, spec), 0, 0, w, h)
     inside = ((map_x >= 0) & (map_x <= size[0] - 1) & (map_y >= 0) & (map_y <= size[1] - 1))
     return map_x, map_y, inside
+
+
+#: the side (pixels) of the tiles a :class:`LazyPatch` is sampled in
+TILE = 64
+
+
+@lru_cache(maxsize=2048)
+def _tile_maps(view_key: tuple, spec: PatchSpec, tx: int, ty: int) -> tuple[np.ndarray, np.ndarray]:
+    w, h = spec.size
+    x0, y0 = tx * TILE, ty * TILE
+    return _grid_maps(_grid(view_key, spec), x0, y0, min(TILE, w - x0), min(TILE, h - y0))
+
+
+class LazyPatch:
+    """``rectify(image, view, spec)``'s patch sampled a tile at a time, only where a part of it
+    is asked for (:meth:`region`): every pixel is the one :func:`rectify` gives (a pixel's
+    sampling depends on its own place alone), and a large patch of which a few card-sized
+    parts are looked at costs those parts."""
+
+    def __init__(self, image: np.ndarray, view: View, spec: PatchSpec):
+        self.image = image
+        self.key = _view_key(view)
+        self.spec = spec
+        w, h = spec.size
+        self.shape = (h, w) + image.shape[2:]
+        self._tiles: dict[tuple[int, int], np.ndarray] = {}
+
+    def _tile(self, tx: int, ty: int) -> np.ndarray:
+        got = self._tiles.get((tx, ty))
+        if got is None:
+            map_x, map_y = _tile_maps(self.key, self.spec, tx, ty)
+            got = self._tiles[(tx, ty)] = cv2.remap(self.image, map_x, map_y, cv2.INTER_LINEAR,
+                                                    borderMode=cv2.BORDER_REPLICATE)
+        return got
+
+    def region(self, x0: int, y0: int, w: int, h: int) -> np.ndarray:
+        """The patch's pixels ``x0..x0+w`` × ``y0..y0+h`` (which must lie inside it)."""
+        out = np.empty((h, w) + self.shape[2:], self.image.dtype)
+        for ty in range(y0 // TILE, (y0 + h - 1) // TILE + 1):
+            for tx in range(x0 // TILE, (x0 + w - 1) // TILE + 1):
+                tile = self._tile(tx, ty)
+                ax, ay = max(x0, tx * TILE), max(y0, ty * TILE)
+                bx, by = min(x0 + w, tx * TILE + tile.shape[1]), min(y0 + h, ty * TILE + tile.shape[0])
+                out[ay - y0:by - y0, ax - x0:bx - x0] = tile[ay - ty * TILE:by - ty * TILE,
+                                                             ax - tx * TILE:bx - tx * TILE]
+        return out
 
 
 def rectify(image: np.ndarray, view: View, spec: PatchSpec) -> tuple[np.ndarray, np.ndarray]:
