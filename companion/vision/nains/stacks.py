@@ -537,7 +537,9 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     filled in below, level by level (a beam), and the whole stack is moved to where it fits
     best. ``under``: the stack read there at the last still moment, if any: a stone put on a
     building leaves the ones under it as they were, so each top above it is also tried on
-    those stones (:func:`_on_before`), beside the stones filled in under it."""
+    those stones (:func:`_on_before`), beside the stones filled in under it; and the stack
+    read before is tried as it was too (a building untouched, read again because its
+    neighbour's picture reaches over its slot)."""
     foot = _foot(fitter, near, square_deg, search_mm)
     if foot is None:
         return None
@@ -577,6 +579,13 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     # the stack read before with new stones on it, each moved to its best place, compared
     # with the others where they stand (the window theirs alone: a proposal does not change
     # how the fresh readings compare)
+    if under:
+        # and as it was, nothing put on it: a slot is read again whenever anything in its
+        # picture changes (a stone put on the building behind it as well), and the fresh
+        # search may miss an unchanged stack that explains the picture best
+        stones = _shift(fitter, levels, list(under), colour_classes, background, 1.0)
+        score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+        shifted.append((score - _off_place(stones[0], near, search_mm), stones))
     proposed = []
     for _, n, top in tops:
         if under and len(under) < n <= len(under) + BUILT_LEVELS:
