@@ -96,7 +96,7 @@ def read_area(image: np.ndarray, view: View, area: Area, colours: FrameColours, 
             entry = old
         else:
             # the stack read there before, if any: stones put on it leave it as it was
-            under = old[1].stack.stones if old is not None and old[1] is not None else ()
+            under = earlier_stacks(old[1]) if old is not None and old[1] is not None else ()
             reading = _read_slot(fitter, view, area, k, cls, names, tolerance_mm, under)
             levels = min(MAX_LEVELS, (len(reading.stones) if reading is not None else 0) + TURN_LEVELS)
             entry = (slot_signature(fitter.plane, view, slot, tolerance_mm, levels), reading, levels)
@@ -119,11 +119,31 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 NOTHING_SHOWN = 0.01
 
 
+#: a building's lowest stone read under this confidence with a long block on it may be no
+#: stone (as the referee takes it: a long block lying towards the camera on another shows as the
+#: pair a level higher and a little nearer, over a stone its overhang hides)
+BARELY_SEEN = 0.15
+
+
+def earlier_stacks(reading: BuildingReading) -> tuple[tuple, ...]:
+    """The stacks a slot's last reading may be, for the stones put on it next (see
+    :func:`~companion.vision.nains.stacks.fit_stack`'s ``under``): the stack read, and when its
+    lowest stone was barely seen under a long block, the stack without it (two long blocks read
+    a level higher over a stone at 0.09, an orange roof put on them: the roof on the blocks
+    filled in over the stone scored 0.9 below four short stones, the blocks' pair of thin near
+    faces read as a column of cubes)."""
+    st = reading.stack
+    out: tuple[tuple, ...] = (st.stones,)
+    if len(st.stones) > 1 and st.conf[0] < BARELY_SEEN and st.stones[1].shape == "long":
+        out += (st.stones[1:],)
+    return out
+
+
 def _read_slot(fitter: Fitter, view: View, area: Area, k: int, cls: list[int], names: tuple[str, ...],
                tolerance_mm: float, under: tuple = ()) -> BuildingReading | None:
     slot = area.slots[k]
     st = fit_stack(fitter, slot, area.yaw_deg, cls, max_levels=MAX_LEVELS, search_mm=tolerance_mm,
-                   under=under)
+                   under=under[0] if under else (), unders=tuple(under[1:]))
     if st is None or max(st.conf) < NOTHING_SHOWN:
         return None
     cap = 1.0 if height_shift_px(view, slot) >= MIN_SHIFT_PX else UNSURE_HEIGHT

@@ -528,7 +528,8 @@ def _eaves(shape: str) -> np.ndarray:
 
 def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | None, colour_classes: list[int],
               *, max_levels: int, shapes: tuple[str, ...] = SHAPES, search_mm: float = 8.0,
-              background: int = GROUND, under: tuple[Stone, ...] = ()) -> StackReading | None:
+              background: int = GROUND, under: tuple[Stone, ...] = (),
+              unders: tuple[tuple[Stone, ...], ...] = ()) -> StackReading | None:
     """The stack standing near ``near`` (table mm), squared to ``square_deg`` (None: turned any
     way), or None when nothing stands there (see the module docstring).
 
@@ -537,9 +538,11 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     filled in below, level by level (a beam), and the whole stack is moved to where it fits
     best. ``under``: the stack read there at the last still moment, if any: a stone put on a
     building leaves the ones under it as they were, so each top above it is also tried on
-    those stones (:func:`_on_before`), beside the stones filled in under it; and the stack
-    read before is tried as it was too (a building untouched, read again because its
-    neighbour's picture reaches over its slot)."""
+    those stones (:func:`_on_before`), beside the stones filled in under it; ``unders``: other
+    stacks it may have been (its lowest stone barely seen under a long block taken out, see
+    :func:`~companion.vision.nains.buildings.earlier_stacks`), tried the same way; and each is
+    tried as it was too (a building untouched, read again because its neighbour's picture
+    reaches over its slot)."""
     foot = _foot(fitter, near, square_deg, search_mm)
     if foot is None:
         return None
@@ -549,12 +552,17 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     # the top is looked for about the stack's place, not about the foot: a stone-sized box
     # fits anywhere along a long block (or in front of it, on its near face), so the foot
     # tells the stack's turn and that it stands there better than where
-    tops = _tops(fitter, (near[0], near[1], foot[2]), colour_classes, max_levels, shapes, search_mm)
+    # a foot turned as far from the slot's square as its search reaches tells no turn (a
+    # cube-sized box on a long block's end: 7.5° one way, the blocks 2–4° the other): the top
+    # is then turned about the square as well
+    loose = square_deg is not None and abs(foot[2] - square_deg) >= FOOT_TURN_REACH - 1e-6
+    tops = _tops(fitter, (near[0], near[1], foot[2]), colour_classes, max_levels, shapes, search_mm,
+                 square_deg if loose else None)
     filled = []
     for _, n, top in tops:
-        stones = _fill(fitter, levels, top, n, colour_classes, shapes, background)
-        filled.append((stack_score(fitter, stones, colour_classes, background, levels)[0]
-                       - _off_place(stones[0], near, search_mm), stones))
+        for stones in _fills(fitter, levels, top, n, colour_classes, shapes, background):
+            filled.append((stack_score(fitter, stones, colour_classes, background, levels)[0]
+                           - _off_place(stones[0], near, search_mm), stones))
     if not filled:
         return None
     solid = _solid(fitter)
@@ -579,24 +587,31 @@ def fit_stack(fitter: Fitter, near: tuple[float, float], square_deg: float | Non
     # the stack read before with new stones on it, each moved to its best place, compared
     # with the others where they stand (the window theirs alone: a proposal does not change
     # how the fresh readings compare)
-    if under:
-        # and as it was, nothing put on it: a slot is read again whenever anything in its
-        # picture changes (a stone put on the building behind it as well), and the fresh
-        # search may miss an unchanged stack that explains the picture best
-        stones = _shift(fitter, levels, list(under), colour_classes, background, 1.0)
-        score = stack_score(fitter, stones, colour_classes, background, levels)[0]
-        shifted.append((score - _off_place(stones[0], near, search_mm), stones))
-    proposed = []
-    for _, n, top in tops:
-        if under and len(under) < n <= len(under) + BUILT_LEVELS:
-            stones = _on_before(fitter, levels, top, n, under, colour_classes, shapes, background)
+    for before in (under,) + tuple(unders):
+        if before:
+            # and as it was, nothing put on it: a slot is read again whenever anything in its
+            # picture changes (a stone put on the building behind it as well), and the fresh
+            # search may miss an unchanged stack that explains the picture best
+            stones = _shift(fitter, levels, list(before), colour_classes, background, 1.0)
             score = stack_score(fitter, stones, colour_classes, background, levels)[0]
-            proposed.append((score - _off_place(stones[0], near, search_mm)
-                             - _left_out(fitter, solid, window, stones), stones))
-    if proposed:
-        stones = _shift(fitter, levels, max(proposed, key=lambda t: t[0])[1], colour_classes, background, 1.0)
-        score = stack_score(fitter, stones, colour_classes, background, levels)[0]
-        shifted.append((score - _off_place(stones[0], near, search_mm), stones))
+            shifted.append((score - _off_place(stones[0], near, search_mm), stones))
+        proposed = []
+        for _, n, top in tops:
+            if not before or not len(before) < n <= len(before) + BUILT_LEVELS:
+                continue
+            # squared to the top as found, and to the stack under it as read before (a stone
+            # put on a building is squared to it; a roof's top, found turned 5° off the two
+            # long blocks it was put on, was filled in over them 5° off too)
+            square = before[-1].yaw - before[-1].turn
+            for t in (top, Stone(top.shape, top.x, top.y, square + top.turn, top.turn)):
+                stones = _on_before(fitter, levels, t, n, before, colour_classes, shapes, background)
+                score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+                proposed.append((score - _off_place(stones[0], near, search_mm)
+                                 - _left_out(fitter, solid, window, stones), stones))
+        if proposed:
+            stones = _shift(fitter, levels, max(proposed, key=lambda t: t[0])[1], colour_classes, background, 1.0)
+            score = stack_score(fitter, stones, colour_classes, background, levels)[0]
+            shifted.append((score - _off_place(stones[0], near, search_mm), stones))
     best: tuple[float, list[Stone]] | None = None
     for score, stones in shifted:
         # what stands there and the stack leaves out: the near faces of lower stones a stack
@@ -700,13 +715,21 @@ TOP_SPREAD = 1.5
 #: turns (degrees) tried about the foot's square for a top stone: a cube-sized foot on a long
 #: block tells its turn poorly, and a long block's ends show a few degrees clearly
 TOP_TURNS = np.array([-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0])
+#: the turns (degrees) also tried for a top stone about its slot's square where the slot has
+#: one: a building stands a few degrees off its card, each stone a few more (the table kit's 6
+#: and 3), and a cube-sized foot on a long block lying towards the camera took its turn 7.5°
+#: off the truth's other way (the top, turned about it alone, could not come within 6° of the
+#: blocks)
+SQUARE_TURNS = np.arange(-8.0, 8.01, 2.0)
 
 
 def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list[int], max_levels: int,
-          shapes: tuple[str, ...], span: float) -> list[tuple[float, int, Stone]]:
+          shapes: tuple[str, ...], span: float, square_deg: float | None = None
+          ) -> list[tuple[float, int, Stone]]:
     """The likeliest top stones: for each height and shape, the place near the foot where a
     stone of that shape at that height explains the picture best (its faces one colour, what
-    lies past its top not that colour)."""
+    lies past its top not that colour). ``square_deg``: the slot's square (the card's), which
+    a building stands within :data:`SQUARE_TURNS` of whatever turn its foot seemed to have."""
     x0, y0, square = foot
     offs = np.arange(-span, span + 1e-9, 3.0)
     gx, gy = np.meshgrid(x0 + offs, y0 + offs, indexing="ij")
@@ -736,8 +759,13 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     # only the stones below tell them apart), then the best of all
     kept, seen = [], set()
     for f in found:
-        # a roof's top fits inside a flat one, and a roof along inside one across: keep each
-        key = (f[1], f[2] == "roof", f[3] if f[2] == "roof" else 0.0)
+        # a roof's top fits inside a flat one, and a roof along inside one across: keep each;
+        # and a short stone's top fits inside a long block's (a mean over its points, it
+        # scores as well or better while it explains half the block): keep the best long
+        # block of each height too (two long blocks lying towards the camera, the upper one's
+        # top a 40 mm strip of one colour: a cylinder came first on the coarse grid and the
+        # block was never filled in below)
+        key = (f[1], f[2] == "roof", f[3] if f[2] == "roof" else 0.0, f[2] == "long")
         if key not in seen:
             kept.append(f)
             seen.add(key)
@@ -746,7 +774,10 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     out = []
     fine = np.arange(-1.5, 1.51, 0.75)
     for _, n, shape, turn, pose in kept:
-        fx, fy, fa = np.meshgrid(pose[0] + fine, pose[1] + fine, pose[3] + TOP_TURNS, indexing="ij")
+        turns = pose[3] + TOP_TURNS
+        if square_deg is not None:
+            turns = np.union1d(turns, square_deg + turn + SQUARE_TURNS)
+        fx, fy, fa = np.meshgrid(pose[0] + fine, pose[1] + fine, turns, indexing="ij")
         poses = np.column_stack([fx.ravel(), fy.ravel(), np.full(fx.size, pose[2]), fa.ravel()])
         sc = fitter.score_colours(shape, poses, colour_classes).max(axis=1)
         k = int(np.argmax(sc))
@@ -767,11 +798,28 @@ def _tops(fitter: Fitter, foot: tuple[float, float, float], colour_classes: list
     return kept
 
 
+#: a stack filled in under a top stone within this (score) of the best one filled in under it
+#: is kept beside it (:func:`_fills`), at most :data:`FILL_KEPT` in all
+FILL_CLOSE = 0.5
+FILL_KEPT = 2
+
+
 def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
           shapes: tuple[str, ...], background: int, lowest: int = 0) -> list[Stone]:
     """The stones under a top stone at level ``n - 1`` down to level ``lowest``, chosen level
     by level downwards (a beam of the best few): each level is judged with everything above it
     known, which is all its picture depends on."""
+    return _fills(fitter, levels, top, n, colour_classes, shapes, background, lowest, kept=1)[0]
+
+
+def _fills(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes: list[int],
+           shapes: tuple[str, ...], background: int, lowest: int = 0, kept: int = FILL_KEPT
+           ) -> list[list[Stone]]:
+    """:func:`_fill`, with the next best stacks filled in under the same top when they come
+    within :data:`FILL_CLOSE` of the best (up to ``kept`` in all): filled in where its top was
+    found, a millimetre and a few degrees off, a stack's lower stones are told apart by their
+    thin near faces, and a long block lying towards the camera under another came 0.03 behind
+    a cube there (its foot ring on its own near edge); moved to its place it wins by 0.5."""
     square = top.yaw - top.turn
     beam: list[tuple[float, list[Stone]]] = [(0.0, [top])]
     for level in range(n - 2, lowest - 1, -1):
@@ -785,7 +833,7 @@ def _fill(fitter: Fitter, levels: "_Levels", top: Stone, n: int, colour_classes:
                     grown.append((stack_score(fitter, cand, colour_classes, background, levels, level)[0], cand))
         grown.sort(key=lambda t: -t[0])
         beam = grown[:FILL_BEAM]
-    return beam[0][1]
+    return [stack for score, stack in beam[:kept] if score >= beam[0][0] - FILL_CLOSE]
 
 
 #: the most stones a turn is taken to put on a building read before (:func:`_on_before`): one a
@@ -916,12 +964,19 @@ def ridge(fitter: Fitter, stone: Stone, level: int) -> float:
     return float((side - mid) / side + abs(left - right) / side)
 
 
+#: how far (degrees) from the slot's square :func:`_foot` turns a foot: its coarse turns and
+#: its fine ones
+FOOT_TURNS = (-5.0, 0.0, 5.0)
+FOOT_FINE_TURNS = (-2.5, 0.0, 2.5)
+FOOT_TURN_REACH = FOOT_TURNS[-1] + FOOT_FINE_TURNS[-1]
+
+
 def _foot(fitter: Fitter, near: tuple[float, float], square_deg: float | None, search_mm: float
           ) -> tuple[float, float, float] | None:
     """Where a stack's foot stands: the place near ``near`` where a stone-sized box's visible
     faces show the most "not table", with table around its foot (None: only table there)."""
     offs = np.arange(-search_mm, search_mm + 1e-9, 2.0)
-    yaws = np.arange(0.0, 90.0, 10.0) if square_deg is None else square_deg + np.array([-5.0, 0.0, 5.0])
+    yaws = np.arange(0.0, 90.0, 10.0) if square_deg is None else square_deg + np.array(FOOT_TURNS)
     gx, gy, gz = np.meshgrid(near[0] + offs, near[1] + offs, yaws, indexing="ij")
     poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
     scores = fitter.score("cube", poses, -2, -2, ring=False)
@@ -933,7 +988,7 @@ def _foot(fitter: Fitter, near: tuple[float, float], square_deg: float | None, s
     k = int(np.argmax(scores))
     x, y, _, yaw = poses[k]
     fine = np.arange(-2.0, 2.01, 1.0)
-    gx, gy, gz = np.meshgrid(x + fine, y + fine, yaw + np.array([-2.5, 0.0, 2.5]), indexing="ij")
+    gx, gy, gz = np.meshgrid(x + fine, y + fine, yaw + np.array(FOOT_FINE_TURNS), indexing="ij")
     poses = np.column_stack([gx.ravel(), gy.ravel(), np.zeros(gx.size), gz.ravel()])
     scores = fitter.score("cube", poses, -2, -2, ring=False) + _foot_ring(fitter, poses)
     k = int(np.argmax(scores))
