@@ -225,7 +225,9 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
         centre = (int(round((b.centre[0] - 0.5) / 2.0 * 16)), int(round((b.centre[1] - 0.5) / 2.0 * 16)))
         cv2.circle(covered8, centre, int(round(r_found * 16)), 1, -1, cv2.LINE_8, 4)
     covered = covered8 > 0
-    radii = np.array([HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(int(h))) / 2 for h in heights])
+    # a head's radius depends on its tower's height alone: worked out once a height
+    radius_at = {h: HEAD_DIAMETER / 2 * geo.px_per_mm(head_centre_z(h)) / 2 for h in {int(v) for v in heights}}
+    radii = np.array([radius_at[int(h)] for h in heights])
     # only heads part of whose disc is hidden: test the centre and eight points of the rim first
     ring = np.array([[0.0, 0.0]] + [[np.cos(a), np.sin(a)] for a in np.arange(8) * np.pi / 4])
     pts = predicted[:, None, :] + 0.8 * radii[:, None, None] * ring[None, :, :]
@@ -235,11 +237,21 @@ def partly_hidden(heads: Heads, placed: list[FlagReading], heights: np.ndarray, 
         np.clip(np.round(pts[..., 0]).astype(int), 0, shape[1] - 1)]
     out: list[FlagReading] = []
     whole = ~hid.any(axis=1)
+    # a core filled with a colour at MIN_FILL on average holds a pixel that reaches it, in the
+    # window :func:`_in_view` cuts round it: one dilation of the colours' maxima a frame (over
+    # the widest such window) passes over the squares with none at once (most of a board)
+    r_max = int(np.ceil(CORE * float(radii.max()))) if len(radii) else 0
+    k = 2 * r_max + 2
+    peak = cv2.dilate(np.maximum.reduce(list(heads.maps.values())), np.ones((k, k), np.uint8),
+                      anchor=(r_max, r_max))
     for s in np.nonzero(~hid.all(axis=1))[0]:
         cell = (int(s % SIZE), int(s // SIZE))
         if cell in taken:
             continue
         if whole[s]:
+            ix, iy = int(np.floor(predicted[s][0])), int(np.floor(predicted[s][1]))
+            if 0 <= iy < shape[0] and 0 <= ix < shape[1] and peak[iy, ix] < MIN_FILL - 1e-3:
+                continue
             found = _in_view(heads.maps, predicted[s], CORE * radii[s], covered)
             if found is not None:
                 out.append(FlagReading(found[1], cell, float(np.clip(found[0], 0.05, 0.9))))
