@@ -186,10 +186,25 @@ def facing_posed(S: "Samples", poses: np.ndarray, camera: np.ndarray) -> np.ndar
     dx, dy = camera[0] - poses[:, 0], camera[1] - poses[:, 1]
     q = np.column_stack([c * dx + s * dy, -s * dx + c * dy, camera[2] - poses[:, 2]])  # H × 3
     p, n = S.face_pts, S.face_normal
-    dot = q @ n.T - np.einsum("ij,ij->i", n, p)[None, :]
-    d2 = np.maximum((q * q).sum(axis=1)[:, None] - 2.0 * (q @ p.T) + (p * p).sum(axis=1)[None, :], 0.0)
+    np_, pp = _face_terms(S)
+    dot = q @ n.T - np_[None, :]
+    d2 = np.maximum((q * q).sum(axis=1)[:, None] - 2.0 * (q @ p.T) + pp[None, :], 0.0)
     cos = dot / np.maximum(np.sqrt(d2), 1e-9)
     return np.clip((cos - 0.05) / 0.3, 0.0, 1.0)
+
+
+_FACE_TERMS: dict = {}
+
+
+def _face_terms(S: "Samples") -> tuple[np.ndarray, np.ndarray]:
+    """Each face point's normal · point and squared length in its solid's frame (the pose-free
+    terms of :func:`facing_posed`), kept per solid's samples (they are kept themselves)."""
+    hit = _FACE_TERMS.get(id(S))
+    if hit is None or hit[0] is not S:
+        p, n = S.face_pts, S.face_normal
+        hit = (S, np.einsum("ij,ij->i", n, p), (p * p).sum(axis=1))
+        _FACE_TERMS[id(S)] = hit
+    return hit[1], hit[2]
 
 
 def rotations(yaws_deg: np.ndarray) -> np.ndarray:
@@ -210,11 +225,21 @@ class Fitter:
         #: the class of pixels too dark to show a colour (None: not named)
         self.dark = dark
         #: the picture's lightness (L*, h × w), for the shading term; None: no shading term
-        self.L = None if lightness is None else np.append(lightness.astype(np.float32).reshape(-1), np.float32(50.0))
+        if lightness is None:
+            self.L = None
+        else:
+            self.L = np.empty(lightness.size + 1, np.float32)
+            self.L[:-1] = lightness.reshape(-1)
+            self.L[-1] = 50.0
         h, w, k = lp.shape
         self.h, self.w, self.k = h, w, k
+        # log(clip(1 - exp(lp), 1e-3, 1)), worked in one buffer
+        nots = np.exp(lp)
+        np.subtract(1.0, nots, out=nots)
+        np.clip(nots, 1e-3, 1.0, out=nots)
         with np.errstate(divide="ignore"):
-            nots = np.log(np.clip(1.0 - np.exp(lp), 1e-3, 1.0)).astype(np.float32)
+            np.log(nots, out=nots)
+        nots = nots.astype(np.float32)
         soft = np.maximum(nots[:, :, :1], np.float32(SOFT_FLOOR))
         # the table or a deep shadow on it (class -3): the shadow a stack casts on the camera's
         # side of its foot is too dark to show the table's colour (``dark``: the class of such
@@ -224,11 +249,16 @@ class Fitter:
         # -10 - k "not class k"), "not background, or a face in shadow" (class -2: never much
         # against), the ground (class -3), then the value off the picture
         self.stride = 2 * k + 2
-        self.table = np.concatenate([lp.astype(np.float32), nots, soft, ground.astype(np.float32)],
-                                    axis=2).reshape(-1)
         # then the value off the picture: a whole row of it, so that a point off the picture
-        # can read any column there (its last entry is the one :meth:`_index` points to)
-        self.table = np.append(self.table, np.full(self.stride, OUTSIDE, np.float32))
+        # can read any column there (its last entry is the one :meth:`_index` points to); the
+        # flat table is filled in place (joining, then appending, copied the whole picture twice)
+        self.table = np.empty((h * w + 1) * self.stride, np.float32)
+        flat = self.table[:h * w * self.stride].reshape(h, w, self.stride)
+        flat[:, :, :k] = lp
+        flat[:, :, k:2 * k] = nots
+        flat[:, :, 2 * k:2 * k + 1] = soft
+        flat[:, :, 2 * k + 1:] = ground
+        self.table[h * w * self.stride:] = np.float32(OUTSIDE)
         #: where a row of the flat table off the picture starts
         self.outside_row = len(self.table) - self.stride
         self.lp = lp
@@ -255,6 +285,30 @@ class Fitter:
         inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
         return (iy * self.w + ix) * self.stride, inside
 
+    def _posed_pixels(self, pts: np.ndarray, c: np.ndarray, s: np.ndarray, poses: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_pixels` of :meth:`_place` (``pts`` at ``poses``, ``c``, ``s`` the cosine
+        and sine of their turns, H × 1), the same sums worked a coordinate at a time: no
+        H × N × 3 array of points is made, only read back a strided coordinate at a time."""
+        C, pl = self.C, self.plane
+        px, py = pts[None, :, 0], pts[None, :, 1]
+        X0 = c * px - s * py + poses[:, None, 0]
+        X1 = s * px + c * py + poses[:, None, 1]
+        X2 = pts[None, :, 2] + poses[:, None, 2]
+        t = (C[2] - pl.z) / np.maximum(C[2] - X2, 1e-6)
+        ix = np.rint((C[0] + (X0 - C[0]) * t - pl.rect.x0) * pl.ppm - 0.5).astype(np.int64)
+        iy = np.rint((pl.rect.y1 - C[1] - (X1 - C[1]) * t) * pl.ppm - 0.5).astype(np.int64)
+        inside = (ix >= 0) & (ix < self.w) & (iy >= 0) & (iy < self.h)
+        return (iy * self.w + ix) * self.stride, inside
+
+    def _along(self, S: "Samples", c: np.ndarray, s: np.ndarray, poses: np.ndarray) -> np.ndarray:
+        """How far each ring point's outward direction, turned as each pose, runs away from
+        the camera (H × N)."""
+        u = poses[:, :2] - self.C[:2]
+        u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+        dx, dy = S.ring_dir[None, :, 0], S.ring_dir[None, :, 1]
+        return (c * dx - s * dy) * u[:, None, 0] + (s * dx + c * dy) * u[:, None, 1]
+
     def _column(self, cls: np.ndarray | int) -> np.ndarray | int:
         """The column of the flat table a class code reads (see :meth:`__init__`)."""
         k = self.k
@@ -276,20 +330,17 @@ class Fitter:
         S = samples(name)
         poses = np.asarray(poses, float).reshape(-1, 4)
         H = len(poses)
-        X = self._place(S.face_pts, poses)
+        a = np.radians(poses[:, 3])[:, None]
+        c, s = np.cos(a), np.sin(a)
         visible = facing_posed(S, poses, self.C)
-        pix, inside = self._pixels(X)
+        pix, inside = self._posed_pixels(S.face_pts, c, s, poses)
         base = np.where(inside, pix, self.outside_row)
-        Xr = self._place(S.ring_pts, poses)
-        D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
-        u = poses[:, :2] - self.C[:2]
-        u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
-        along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+        along = self._along(S, c, s, poses)
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
         if name == "roof":  # its top is a ridge: past its far eave shows what lies beyond it
             eaves = ~S.ring_top & (np.abs(S.ring_dir[:, 1]) > 0.5)
             keep = keep | (eaves[None, :] & (along > 0.3))
-        pix, inside = self._pixels(Xr)
+        pix, inside = self._posed_pixels(S.ring_pts, c, s, poses)
         rbase = np.where(inside, pix, self.outside_row) + self.k
         wsum = np.maximum(visible.sum(axis=1), 1e-9)
         ksum = np.maximum(keep.sum(axis=1), 1)
@@ -345,7 +396,8 @@ class Fitter:
         S = samples(name)
         poses = np.asarray(poses, float).reshape(-1, 4)
         H = len(poses)
-        X = self._place(S.face_pts, poses)
+        a = np.radians(poses[:, 3])[:, None]
+        c, s = np.cos(a), np.sin(a)
         visible = facing_posed(S, poses, self.C)
         if np.ndim(top_cls) == 0 and np.ndim(side_cls) == 0 and int(top_cls) == int(side_cls):
             cls: np.ndarray | int = int(top_cls)
@@ -353,19 +405,17 @@ class Fitter:
             tc = np.broadcast_to(np.asarray(top_cls).reshape(-1, 1), (H, 1))
             sc = np.broadcast_to(np.asarray(side_cls).reshape(-1, 1), (H, 1))
             cls = np.where(S.face_top[None, :], tc, sc)
-        idx = self._index(X, cls)
+        pix, inside = self._posed_pixels(S.face_pts, c, s, poses)
+        idx = np.where(inside, pix + self._column(cls), len(self.table) - 1)
         v = np.take(self.table, idx)
         faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
         if self.L is not None and shading:
             faces = faces - SHADE_WEIGHT * self._unevenness(idx, visible, S)
         if not ring:
             return faces
-        Xr = self._place(S.ring_pts, poses)
-        D = self._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
-        u = poses[:, :2] - self.C[:2]
-        u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
-        along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+        along = self._along(S, c, s, poses)
         keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
-        vr = np.take(self.table, self._index(Xr, ring_cls))
+        pix, inside = self._posed_pixels(S.ring_pts, c, s, poses)
+        vr = np.take(self.table, np.where(inside, pix + self._column(ring_cls), len(self.table) - 1))
         rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
         return faces + RING_WEIGHT * rings

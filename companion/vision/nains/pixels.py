@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.colours import ColourModel, lab_features
+from companion.vision.colours import ColourModel, lab_features, mahalanobis2
 
 #: BGR is quantised to this many levels per channel for the look-up tables
 LEVELS = 32
@@ -106,7 +106,7 @@ class FrameColours:
         inv = np.linalg.inv(covs)
         logdet = np.linalg.slogdet(covs)[1]
         diff = self.lab[:, None, :] - mu[None, :, :]
-        d2 = np.einsum("nki,kij,nkj->nk", diff, inv, diff)
+        d2 = mahalanobis2(diff, inv)
         plain = -0.5 * d2 - 0.5 * logdet[None, :]
         # the same colour in shadow: darker, its chroma shrunk with its lightness (as a
         # background's, :class:`Background`); a stone's face in another stone's shadow, or
