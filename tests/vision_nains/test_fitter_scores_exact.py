@@ -30,11 +30,23 @@ def _poses(seed: int, n: int = 40) -> np.ndarray:
                             rng.choice([0.0, 12.0, 24.0], n), rng.uniform(-90, 90, n)])
 
 
+def _rings(f: Fitter, S, poses: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rings' placed points, how far each ring direction runs from the camera, and which
+    ring points count, as first written."""
+    H = len(poses)
+    Xr = f._place(S.ring_pts, poses)
+    D = f._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
+    u = poses[:, :2] - f.C[:2]
+    u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+    along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
+    keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
+    return Xr, along, keep
+
+
 def _reference(f: Fitter, name: str, poses: np.ndarray, top: int, side: int, ring_cls: int,
                shading: bool) -> np.ndarray:
     """The score as first written: placed points (H × N × 3), then projected."""
     S = samples(name)
-    H = len(poses)
     X = f._place(S.face_pts, poses)
     visible = facing_posed(S, poses, f.C)
     cls = np.where(S.face_top[None, :], top, side) if top != side else top
@@ -43,12 +55,7 @@ def _reference(f: Fitter, name: str, poses: np.ndarray, top: int, side: int, rin
     faces = (v * visible).sum(axis=1) / np.maximum(visible.sum(axis=1), 1)
     if shading:
         faces = faces - 0.25 * f._unevenness(idx, visible, S)
-    Xr = f._place(S.ring_pts, poses)
-    D = f._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
-    u = poses[:, :2] - f.C[:2]
-    u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
-    along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
-    keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
+    Xr, along, keep = _rings(f, S, poses)
     vr = np.take(f.table, f._index(Xr, ring_cls))
     rings = (vr * keep).sum(axis=1) / np.maximum(keep.sum(axis=1), 1)
     return faces + RING_WEIGHT * rings
@@ -73,12 +80,7 @@ def _reference_colours(f: Fitter, name: str, poses: np.ndarray, classes: list[in
     visible = facing_posed(S, poses, f.C)
     pix, inside = f._pixels(X)
     base = np.where(inside, pix, f.outside_row)
-    Xr = f._place(S.ring_pts, poses)
-    D = f._place(S.ring_dir, np.column_stack([np.zeros((H, 3)), poses[:, 3]]))
-    u = poses[:, :2] - f.C[:2]
-    u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
-    along = D[..., 0] * u[:, None, 0] + D[..., 1] * u[:, None, 1]
-    keep = np.where(S.ring_top[None, :], along > -0.3, along < 0.3)
+    Xr, along, keep = _rings(f, S, poses)
     if name == "roof":
         eaves = ~S.ring_top & (np.abs(S.ring_dir[:, 1]) > 0.5)
         keep = keep | (eaves[None, :] & (along > 0.3))
