@@ -43,6 +43,7 @@ from companion.vision.frames import Frame
 from companion.vision.hlc.appearance import features
 from companion.vision.hlc.giants import GiantReading, default_model, find_giants, giant_mask
 from companion.vision.hlc.layout import DEFAULT_LAYOUT, GIANT_COLOURS, Layout
+from companion.vision.hlc.lift import lift_giants
 from companion.vision.hlc import warm as warm_read
 from companion.vision.hlc.raster import Raster
 from companion.vision.hlc.mountain import MountainReading, care_mask, mask_out, read_mountain
@@ -378,6 +379,12 @@ class HlcReader:
             wood = None if ev.top_model is None else (ev.top_model, ev.top_typical)
             giants = find_giants(image, view, mountain.lattice, mountain.heights, lay, self.colours,
                                  white, table, wood, ev.models)
+        if giants:
+            # a giant read unsure may stand a level up, on a cube its own body hides
+            def find(heights: dict[tuple[int, int], int]) -> list[GiantReading]:
+                return find_giants(image, view, mountain.lattice, heights, lay, self.colours, white,
+                                   table, wood, ev.models)
+            mountain, giants = lift_giants(mountain, giants, find)
         return mountain, giants
 
     def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],
