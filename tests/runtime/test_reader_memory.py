@@ -57,3 +57,39 @@ def test_a_dropped_reading_leaves_the_reader_as_it_was(game):
 
     assert expected is not None and got is not None
     assert got.to_json() == expected.to_json()
+
+
+
+def test_a_frame_with_an_arm_leaves_the_last_still_moment_remembered():
+    """A frame read with an arm over the table is no position (issue 3: "a frame with a hand or
+    arm over the play area is never read as a position"), so the Haut les Cubes reader keeps the
+    last still moment it read: the next position is read warm from it, as if the arm's frame had
+    never been read, instead of cold (about ten times the time, every time an arm pauses)."""
+    module = demo_module("haut-les-cubes")
+    source = module.demo_source(demo_script("haut-les-cubes"), 0)
+    arms, still = [], {}
+    while len(still) < 2:  # the start, the arm frames of the first move, the position after it
+        frame = source.read()
+        truth = frame.truth or {}
+        if truth.get("hand"):
+            arms.append(frame)
+        elif not truth.get("moving", False) and source.step_of(frame) not in still and (not still or arms):
+            still[source.step_of(frame)] = frame
+    first, second = still.values()
+
+    uninterrupted = module.reader_for(source)
+    uninterrupted.read(first)
+    expected = uninterrupted.read(second)
+    assert uninterrupted.last.message == "warm"
+
+    for arm in arms:  # the first arm frame the reader tells from a position (an arm reaching in
+        reader = module.reader_for(source)  # at the table's edge is not over the play area yet)
+        reader.read(first)
+        if reader.read(arm).hand:
+            break
+    else:
+        raise AssertionError("no frame of the first move's arm was read as an arm")
+    got = reader.read(second)
+
+    assert reader.last.message == "warm"
+    assert got.to_json() == expected.to_json()

@@ -299,6 +299,9 @@ class HlcReader:
         t1 = time.perf_counter()
         lay = self.layout
         state, self._warm = self._warm, None  # a reading that goes wrong leaves no state behind
+        # a frame with a hand over the table is no still moment: the last one stays remembered
+        # (else every position after an arm's pause would be read cold, ten times the time)
+        untouched = state
         if state is None or changed is None or state.view is not view:
             state = None
         elif blocks is not None and warm_read.drifted(state.fitted, blocks):
@@ -307,6 +310,7 @@ class HlcReader:
         white = paper_white(image, view, lay)
         found = None
         if state is not None:
+            untouched = _kept(state)  # the warm reading works on the state in place
             got = warm_read.read_warm(image, view, state, changed, white, layout=lay, levels=self.levels,
                                       colours=self.colours)
             if isinstance(got, str):
@@ -343,6 +347,7 @@ class HlcReader:
         board = {"lattice": mountain.lattice.to_json(),
                  "camera": [round(float(v), 1) for v in view.pose.camera_position]}
         if check.hand:
+            self._warm = untouched
             return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
         if mountain.cubes:
             self.last_angle = mountain.lattice.angle_deg
