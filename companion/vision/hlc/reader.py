@@ -317,6 +317,14 @@ class HlcReader:
                 self.last.message = f"cold: {got}"
             else:
                 found, self.last.message = got, "warm"
+        if found is None and state is not None:
+            arm = self.arm_reaching_in(image, view, untouched)
+            if arm.hand:  # no position: not read cold only to be refused
+                self._warm, self.last.hand = untouched, arm
+                self.last.message = "an arm over the table (seen before reading the mountain)"
+                board = {"lattice": untouched.mountain.lattice.to_json(),
+                         "camera": [round(float(v), 1) for v in view.pose.camera_position]}
+                return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
         if found is None:
             mountain, giants = self._cold_mountain(image, view, white)
         else:
@@ -421,6 +429,34 @@ class HlcReader:
             cubes=frozenset(mountain.cubes), card=card, card_match=self.last.card,
             card_blocks=card_blocks, marker_blocks=marker_blocks, light=light, fitted=fitted,
             lattice_cubes=lattice_cubes, lattice_changes=lattice_changes)
+
+    def arm_reaching_in(self, image: np.ndarray, view: View, state: WarmState) -> hands.HandCheck:
+        """Whether an arm reaches in over the table, judged before the mountain is read again.
+
+        A frame whose warm reading failed is read cold (a second or more of CPU) before the arm
+        checks can refuse it; an arm pausing over the table is the usual cause, so the checks
+        that need no new reading are made first: the band along the play area's edge
+        (:meth:`.hands.HandDetector.check`) and the ring of table round it
+        (:func:`.hands.reach_check`), leaving out the mountain of the last still moment
+        (``state``) grown by a cube's picture all round (what was laid on or beside it since),
+        its shadow and the shade joined to them. Pieces are laid at the mountain in the middle of
+        the play area, never across its edge, so a position is not taken for an arm here; an arm
+        these checks miss is still looked for after the cold reading, as before."""
+        mountain = state.mountain
+        hidden = self._mountain_mask(image.shape, mountain)
+        ax, ay = self.layout.anchor_xy
+        ends = view.project(np.array([[ax, ay, 0.0], [ax + 2 * self.layout.pitch, ay, 0.0]]))
+        grow = int(round(float(np.hypot(*(ends[1] - ends[0]))))) | 1
+        hidden = cv2.dilate(hidden, np.ones((grow, grow), np.uint8))
+        shadow, _ = hands.find_shadow(image, view, self._columns(mountain), hidden,
+                                      lights=warm_read.nearby_lights(state.light))
+        shade = self._shade(image, mountain, hidden, shadow)
+        if shade is not None:
+            hidden = np.maximum(hidden, shade)
+        band = self.hand_detector.check(image, view, hidden, shadow)
+        if band.hand:
+            return band
+        return hands.reach_check(image, view, self.layout, hidden, shadow)
 
     def learn_hand_free(self, image: np.ndarray, view: View) -> None:
         """Remember this frame's band as bare table (call it with a frame known to have no hand)."""
