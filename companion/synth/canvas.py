@@ -12,8 +12,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+import threading
+from collections import OrderedDict
+
 from companion.synth import optics, textures
 from companion.synth.scene import Shot
+
+#: the last table tops drawn (a video draws the same one, by the same camera, for every frame
+#: whose scene changed: about a third of a frame's drawing time), keyed by all they depend on
+_TABLES: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_TABLES_KEPT = 2
+_TABLES_LOCK = threading.Lock()
 
 
 class Canvas:
@@ -95,9 +104,22 @@ class Canvas:
         # texture pixel (u, v) -> table (u/ppm + sx, v/ppm + sy)
         S = np.array([[1 / ppm, 0, sx], [0, 1 / ppm, sy], [0, 0, 1]])
         H = self.plane_homography(np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])) @ S
-        cv2.warpPerspective(tex, H, (self.w, self.h), dst=self.img, flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_WRAP)
-        self.img *= np.asarray(shot.table_tint, np.float32)
+        tint = np.asarray(shot.table_tint, np.float32)
+        key = (shot.table, shot.table_variant, H.tobytes(), tint.tobytes(), self.w, self.h)
+        with _TABLES_LOCK:
+            drawn = _TABLES.get(key)
+            if drawn is not None:
+                _TABLES.move_to_end(key)
+        if drawn is None:
+            # the texture wraps round: every pixel of the canvas is drawn
+            drawn = cv2.warpPerspective(tex, H, (self.w, self.h), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_WRAP)
+            drawn *= tint
+            with _TABLES_LOCK:
+                _TABLES[key] = drawn
+                while len(_TABLES) > _TABLES_KEPT:
+                    _TABLES.popitem(last=False)
+        self.img[...] = drawn
 
     def light_plane(self, shadows: list[np.ndarray], contacts: list[np.ndarray], *,
                     pad: tuple[int, int], shadow_blur: float, contact_blur: float,
