@@ -82,6 +82,14 @@ def _kept(state: WarmState | None) -> WarmState | None:
     return copy.deepcopy(state, shared)
 
 
+def _board(mountain: MountainReading, view: View) -> dict[str, Any]:
+    """The observation's ``board``: the lattice read, and where the camera stands (table mm), so
+    that the referee can tell which pieces of a position it judges this camera could see past
+    the mountain."""
+    return {"lattice": mountain.lattice.to_json(),
+            "camera": [round(float(v), 1) for v in view.pose.camera_position]}
+
+
 def check_image(image: Any) -> np.ndarray:
     """The frame as a BGR uint8 array, or a clear error."""
     if not isinstance(image, np.ndarray):
@@ -322,9 +330,8 @@ class HlcReader:
             if arm.hand:  # no position: not read cold only to be refused
                 self._warm, self.last.hand = untouched, arm
                 self.last.message = "an arm over the table (seen before reading the mountain)"
-                board = {"lattice": untouched.mountain.lattice.to_json(),
-                         "camera": [round(float(v), 1) for v in view.pose.camera_position]}
-                return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
+                return Observation(GAME, (), frame=index, t=t, hand=True,
+                                   board=_board(untouched.mountain, view))
         if found is None:
             mountain, giants = self._cold_mountain(image, view, white)
         else:
@@ -350,10 +357,7 @@ class HlcReader:
             # it hides it, or held high) is still seen reaching in across the table round them
             check = hands.reach_check(image, view, lay, hidden, shadow, amap=amap)
         self.last.hand = check
-        # where the camera stands (table mm), so that the referee can tell which pieces of a
-        # position it judges this camera could see past the mountain
-        board = {"lattice": mountain.lattice.to_json(),
-                 "camera": [round(float(v), 1) for v in view.pose.camera_position]}
+        board = _board(mountain, view)
         if check.hand:
             self._warm = untouched
             return Observation(GAME, (), frame=index, t=t, hand=True, board=board)
