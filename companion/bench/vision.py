@@ -194,6 +194,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     # which positions, so that a weak spot can be looked at again
     hand_read_at: list[int] = []
     false_hands_at: list[int] = []
+    # each position's counts (reported, correct, expected, found), for finding the weak spots
+    per_position: list[dict[str, Any]] = []
     t_start = time.perf_counter()
     stop = args.start + args.positions
     for i in range(args.start, stop):
@@ -222,6 +224,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             false_hands_at.append(i)
         s = score(obs, rendered.truth)
         lattice_same += s.lattice_same
+        per_position.append({"position": i, "tilt": round(shot.view.pose.tilt_deg, 1),
+                             "light": shot.light.name, "table": shot.table,
+                             "cubes": [s.cubes.reported, s.cubes.correct, s.cubes.expected, s.cubes.found],
+                             "giants": [s.giants.reported, s.giants.correct, s.giants.expected,
+                                        s.giants.found],
+                             "card": s.card_right, "hand": obs.hand})
         for key in keys:
             g = groups[key]
             g["frames"] += 1
@@ -265,6 +273,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "hand frames read as positions at": hand_read_at,
         "hand-free frames taken for hands at": false_hands_at,
         "lattice as the truth's (angle < 1°, origin < 3 mm)": lattice_same,
+        "positions (cubes, giants: reported, correct, expected, found)": per_position,
         "timing_ms": timing,
         "one core": pinned,
         "machine": machine(),

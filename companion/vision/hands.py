@@ -420,12 +420,56 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
     return find_shadow(image, view, columns, hidden, scale=scale)[0]
 
 
+def _light(elevation: float, azimuth: float) -> np.ndarray:
+    """The unit vector of a light going down from ``elevation`` above the table at ``azimuth``
+    (radians), as in :data:`SHADOW_LIGHTS`."""
+    return -np.array([np.cos(elevation) * np.cos(azimuth), np.cos(elevation) * np.sin(azimuth),
+                      np.sin(elevation)])
+
+
+def _elevation_azimuth(light: np.ndarray) -> tuple[float, float]:
+    """The inverse of :func:`_light`."""
+    return float(np.arcsin(-light[2])), float(np.arctan2(-light[1], -light[0]))
+
+
+def _darkest_shadow(view: View, columns: list[tuple[np.ndarray, float]], lights: list[np.ndarray],
+                    dark: np.ndarray, sel: np.ndarray, scale: int
+                    ) -> tuple[float, np.ndarray | None, int]:
+    """Of the shadows the columns cast under each of ``lights``, the one darkest against the
+    lit table round it (``dark``: how much darker than the lit table each small pixel is;
+    ``sel``: the table judged): its score, its mask (small pixels) and its index."""
+    sh, sw = dark.shape
+    best, best_mask, best_k = 0.0, None, -1
+    # every shadow polygon of every light direction projected in one call (the projection is
+    # per point, so the pixels are those of one call per polygon)
+    polys = np.stack([np.stack(_shadow_polys(columns, light)) for light in lights])  # [light, column, 8, 2]
+    flat = polys.reshape(-1, 2)
+    proj = (view.project(np.column_stack([flat, np.zeros(len(flat))])) / scale).reshape(polys.shape)
+    finite = np.isfinite(proj).all(axis=(2, 3))
+    ipoly = np.round(np.where(np.isfinite(proj), proj, 0.0)).astype(np.int32)
+    for li in range(len(lights)):
+        mask = np.zeros((sh, sw), np.uint8)
+        for p, ok in zip(ipoly[li], finite[li]):
+            if ok:
+                cv2.fillConvexPoly(mask, cv2.convexHull(p), 1)
+        m = (mask > 0) & sel
+        if m.sum() < 10:
+            continue
+        inside = float(dark[m].mean())
+        outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
+        score = (inside - outside) * np.sqrt(m.sum())
+        if score > best:
+            best, best_mask, best_k = score, mask, li
+    return best, best_mask, best_k
+
+
 def find_shadow(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, float]],
-                hidden: np.ndarray, *, scale: int = 4, lights: list[int] | None = None
-                ) -> tuple[np.ndarray | None, int | None]:
-    """:func:`estimate_shadows`, and the index in :data:`SHADOW_LIGHTS` of the light direction
-    found; ``lights``: the indices to try (all when None: a reader that knows the room's light
-    from its last still frame tries that one and its neighbours)."""
+                hidden: np.ndarray, *, scale: int = 4, around: tuple[float, float] | None = None
+                ) -> tuple[np.ndarray | None, tuple[float, float] | None]:
+    """:func:`estimate_shadows`, and the light direction found (elevation, azimuth in
+    radians, as :func:`_light` takes them). ``around``: the direction found at the last still
+    moment (a warm reading: the room's light seldom moves), tried with its neighbours only;
+    otherwise every direction of :data:`SHADOW_LIGHTS` is tried and the best refined."""
     if not columns:
         return None, None
     h, w = image.shape[:2]
@@ -448,29 +492,32 @@ def find_shadow(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, f
         return None, None
     lit = np.quantile(lb[sel], 0.7)
     dark = np.clip(lit - lb, 0, None) * sel
-    best, best_mask, best_light = 0.0, None, None
-    tried = list(range(len(SHADOW_LIGHTS))) if lights is None else sorted(set(lights))
-    # every shadow polygon of every light direction projected in one call (the projection is
-    # per point, so the pixels are those of one call per polygon)
-    polys = np.stack([np.stack(_shadow_polys(columns, SHADOW_LIGHTS[k])) for k in tried])  # [light, column, 8, 2]
-    flat = polys.reshape(-1, 2)
-    proj = (view.project(np.column_stack([flat, np.zeros(len(flat))])) / scale).reshape(polys.shape)
-    finite = np.isfinite(proj).all(axis=(2, 3))
-    ipoly = np.round(np.where(np.isfinite(proj), proj, 0.0)).astype(np.int32)
-    for li in range(len(tried)):
-        mask = np.zeros((sh, sw), np.uint8)
-        for p, ok in zip(ipoly[li], finite[li]):
-            if ok:
-                cv2.fillConvexPoly(mask, cv2.convexHull(p), 1)
-        m = (mask > 0) & sel
-        if m.sum() < 10:
-            continue
-        inside = float(dark[m].mean())
-        outside = float(dark[sel & ~m].mean()) if (sel & ~m).any() else 0.0
-        score = (inside - outside) * np.sqrt(m.sum())
-        if score > best:
-            best, best_mask, best_light = score, mask, tried[li]
+    if around is None:
+        best, best_mask, at = _darkest_shadow(view, columns, SHADOW_LIGHTS, dark, sel, scale)
+        if best_mask is None or best <= 0:
+            return None, None
+        # the directions tried lie 7–13° of elevation and 15° of azimuth apart: under a low sun
+        # a tall tower's shadow, cast along the nearest of them, ends short of its tip or beside
+        # it, and the band checks took what it left out for an arm (seed 2024 positions 287 and
+        # 308 of `companion bench vision`); the direction is refined round the one found, in two
+        # rounds of halved steps
+        direction = _elevation_azimuth(SHADOW_LIGHTS[at])
+        steps = [(4.0, 7.5), (2.0, 3.75)]
+    else:
+        best, best_mask, direction = 0.0, None, around
+        steps = [(2.5, 5.0), (2.5, 5.0)]  # the second round only if the first one moved
+    for k, (d_el, d_az) in enumerate(steps):
+        el, az = direction
+        d_el, d_az = np.radians(d_el), np.radians(d_az)
+        tried = [(el + a * d_el, az + b * d_az) for a in (-1, 0, 1) for b in (-1, 0, 1)
+                 if (a or b or best_mask is None) and np.radians(12.0) <= el + a * d_el <= np.radians(85.0)]
+        score, mask, at = _darkest_shadow(view, columns, [_light(e, z) for e, z in tried], dark, sel, scale)
+        moved = mask is not None and score > best
+        if moved:
+            best, best_mask, direction = score, mask, tried[at]
+        if around is not None and (k > 0 or not moved or direction == around):
+            break
     if best_mask is None or best <= 0:
         return None, None
     grown = cv2.dilate(best_mask, np.ones((5, 5), np.uint8))
-    return cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST), best_light
+    return cv2.resize(grown, (w, h), interpolation=cv2.INTER_NEAREST), direction

@@ -339,10 +339,10 @@ class HlcReader:
         self.last.mountain, self.last.giants = mountain, giants
         timings["mountain_ms"] = (time.perf_counter() - t1) * 1000
         hidden = self._mountain_mask(image.shape, mountain)
-        # the room's light found at the last still moment: its direction and the neighbouring
-        # ones are tried (a warm reading), else every direction
-        lights = warm_read.nearby_lights(state.light) if found is not None and state is not None else None
-        shadow, light = hands.find_shadow(image, view, self._columns(mountain), hidden, lights=lights)
+        # the room's light found at the last still moment: that direction and the ones round it
+        # are tried (a warm reading), else every direction, refined
+        around = state.light if found is not None and state is not None else None
+        shadow, light = hands.find_shadow(image, view, self._columns(mountain), hidden, around=around)
         shade = self._shade(image, mountain, hidden, shadow)
         if shade is not None:
             # the table in the learned shade is table: it is not judged, nor learned from
@@ -405,7 +405,7 @@ class HlcReader:
         return mountain, giants
 
     def _keep(self, image: np.ndarray, view: View, mountain: MountainReading, giants: list[GiantReading],
-              card: Piece | None, blocks: np.ndarray | None, light: int | None,
+              card: Piece | None, blocks: np.ndarray | None, light: tuple[float, float] | None,
               previous: WarmState | None = None) -> None:
         """Remember this still moment for the next frame's warm reading (``previous``: the
         state it was read warm from, whose view and grid it shares)."""
@@ -452,8 +452,7 @@ class HlcReader:
         ends = view.project(np.array([[ax, ay, 0.0], [ax + 2 * self.layout.pitch, ay, 0.0]]))
         grow = int(round(float(np.hypot(*(ends[1] - ends[0]))))) | 1
         hidden = cv2.dilate(hidden, np.ones((grow, grow), np.uint8))
-        shadow, _ = hands.find_shadow(image, view, self._columns(mountain), hidden,
-                                      lights=warm_read.nearby_lights(state.light))
+        shadow, _ = hands.find_shadow(image, view, self._columns(mountain), hidden, around=state.light)
         shade = self._shade(image, mountain, hidden, shadow)
         if shade is not None:
             hidden = np.maximum(hidden, shade)

@@ -31,7 +31,6 @@ import cv2
 import numpy as np
 
 from companion.vision import blocks as block_compare
-from companion.vision import hands
 from companion.vision.blocks import BLOCK, STILL_LEVEL
 from companion.vision.camera import View
 from companion.vision.colours import ColourModel
@@ -169,7 +168,8 @@ class WarmState:
     card_match: Any
     card_blocks: np.ndarray  #: the blocks of the played-card zone
     marker_blocks: np.ndarray  #: the blocks of the markers
-    light: int | None  #: the light direction the mountain's shadow was found with (hands.SHADOW_LIGHTS)
+    #: the light direction the mountain's shadow was found with (elevation, azimuth: hands.find_shadow)
+    light: tuple[float, float] | None
     fitted: np.ndarray  #: the block picture of the frame the models were fitted on (a cold read)
     lattice_cubes: int  #: the cubes there were when the lattice was last found or confirmed
     lattice_changes: int  #: the cubes laid, moved or taken since
@@ -186,18 +186,6 @@ def same_lattice(a: Lattice, b: Lattice, radius_cells: float) -> bool:
     r = radius_cells
     corners = np.array([[u, v] for u in (-r, 0.0, r) for v in (-r, 0.0, r)])
     return float(np.linalg.norm(a.to_table(corners) - b.to_table(corners), axis=1).max()) < LATTICE_MM
-
-
-def nearby_lights(light: int | None) -> list[int] | None:
-    """The shadow search's light directions next to ``light`` (one step of elevation and of
-    azimuth either way; None: every direction, when no shadow was found last time)."""
-    if light is None:
-        return None
-    azimuths = 24  # hands.SHADOW_LIGHTS: elevation by elevation, 24 azimuths each
-    elevations = len(hands.SHADOW_LIGHTS) // azimuths
-    e, a = divmod(light, azimuths)
-    return sorted({ee * azimuths + (a + da) % azimuths for ee in (e - 1, e, e + 1) if 0 <= ee < elevations
-                   for da in (-1, 0, 1)})
 
 
 def unsettled(mountain: MountainReading) -> bool:
