@@ -407,9 +407,16 @@ def _shadow_polys(columns: list[tuple[np.ndarray, float]], light: np.ndarray) ->
     return out
 
 
+def _light(elevation: float, azimuth: float) -> np.ndarray:
+    """The unit vector of a light going down from ``elevation`` above the table at ``azimuth``
+    (radians): the directions the shadow search casts shadows along."""
+    return -np.array([np.cos(elevation) * np.cos(azimuth), np.cos(elevation) * np.sin(azimuth),
+                      np.sin(elevation)])
+
+
 #: the light directions the shadow search tries (elevations 20–75°, every 15° round)
-SHADOW_LIGHTS = [-np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-                 for e in np.radians((20, 27, 35, 45, 58, 75)) for a in np.radians(np.arange(0, 360, 15))]
+SHADOW_LIGHTS = [_light(e, a) for e in np.radians((20, 27, 35, 45, 58, 75))
+                 for a in np.radians(np.arange(0, 360, 15))]
 
 
 def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, float]],
@@ -418,13 +425,6 @@ def estimate_shadows(image: np.ndarray, view: View, columns: list[tuple[np.ndarr
     found by trying directions and keeping the one whose predicted shadow is darkest against
     the lit table around it. None when the mountain casts no visible shadow."""
     return find_shadow(image, view, columns, hidden, scale=scale)[0]
-
-
-def _light(elevation: float, azimuth: float) -> np.ndarray:
-    """The unit vector of a light going down from ``elevation`` above the table at ``azimuth``
-    (radians), as in :data:`SHADOW_LIGHTS`."""
-    return -np.array([np.cos(elevation) * np.cos(azimuth), np.cos(elevation) * np.sin(azimuth),
-                      np.sin(elevation)])
 
 
 def _elevation_azimuth(light: np.ndarray) -> tuple[float, float]:
