@@ -506,16 +506,15 @@ def find_shadow(image: np.ndarray, view: View, columns: list[tuple[np.ndarray, f
     else:
         best, best_mask, direction = 0.0, None, around
         steps = [(2.5, 5.0), (2.5, 5.0)]  # the second round only if the first one moved
-    for k, (d_el, d_az) in enumerate(steps):
+    for d_el, d_az in steps:
         el, az = direction
         d_el, d_az = np.radians(d_el), np.radians(d_az)
         tried = [(el + a * d_el, az + b * d_az) for a in (-1, 0, 1) for b in (-1, 0, 1)
                  if (a or b or best_mask is None) and np.radians(12.0) <= el + a * d_el <= np.radians(85.0)]
         score, mask, at = _darkest_shadow(view, columns, [_light(e, z) for e, z in tried], dark, sel, scale)
-        moved = mask is not None and score > best
-        if moved:
+        if mask is not None and score > best:
             best, best_mask, direction = score, mask, tried[at]
-        if around is not None and (k > 0 or not moved or direction == around):
+        if direction == around:  # a warm reading whose light has not moved
             break
     if best_mask is None or best <= 0:
         return None, None
