@@ -6,7 +6,8 @@ table, clear of the markers and the played-card zone. The band is read round its
 and compared with itself: the table is what most of the band looks like (its colour, and a
 brightness no higher than the lit table's, shade allowed); a sleeve or skin is a stretch of the
 band that looks like none of it. A stretch of at least :data:`MIN_RUN_MM` that differs is an
-arm.
+arm. Where the mountain's shadow falls the table may be much darker, and its colour may move
+only as a shadow's can (:func:`shade_chroma_z`): a green sleeve or bright skin is no shadow.
 
 When a picture of the band without hands is known (:meth:`HandDetector.learn`, from the last
 still frame the referee accepted), each position of the band is also compared with itself in
@@ -121,13 +122,40 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return out
 
 
+#: how the table's chroma may move in a shadow (log units × 20, :func:`shade_chroma_z`): along
+#: the bluer diagonal, up to ``SHADE_BLUER`` of how much darker it is (a low sun's shade lit by
+#: the sky: about 0.4), towards the redder one up to ``SHADE_REDDER`` of it (a warm lamp in a
+#: room lit warmer still: under 0.1), and across the diagonal up to ``SHADE_ACROSS`` of it; each
+#: with ``SHADE_SLACK`` more for the noise of a darker picture
+SHADE_BLUER, SHADE_REDDER, SHADE_ACROSS, SHADE_SLACK = 0.6, 0.15, 0.1, 1.5
+
+
+def shade_chroma_z(d_b: np.ndarray, d_r: np.ndarray, depth: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """How unlike the table in a shadow a colour is: its chroma's shift from the lit table's
+    (``d_b``, ``d_r``), beyond what a shadow ``depth`` units darker can give, over the table's
+    chroma ``spread``. A shadow is lit by the room's ambient light alone, whose colour differs
+    from the lamp's or the sun's along the daylight locus (bluer or redder, green nearly at
+    their mean): a shadow's chroma moves along that diagonal, by a share of its depth. A green
+    sleeve moves across it, skin towards red by more than a shadow's depth allows: judged
+    loosely on colour, as a shadow once was (a third of the lit table's z-score), both passed
+    for the shade of a tower read on the arm under a light found along it (seed 2024 arm frames
+    176 and 296 of `companion bench vision`)."""
+    depth = np.clip(depth, 0.0, None)
+    along = (d_b - d_r) / np.sqrt(2.0)
+    across = (d_b + d_r) / np.sqrt(2.0)
+    out_along = np.maximum(np.maximum(along - (SHADE_SLACK + SHADE_BLUER * depth),
+                                      -along - (SHADE_SLACK + SHADE_REDDER * depth)), 0.0)
+    out_across = np.clip(np.abs(across) - (SHADE_SLACK + SHADE_ACROSS * depth), 0.0, None)
+    return np.hypot(out_along, out_across) / float(np.mean(spread))
+
+
 def anomaly(feats: np.ndarray, inside: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
     """How unlike the table each band position is (robust z-score; 0 outside the frame).
 
     A position may be a little darker than the table, not much, unless it lies in a shadow the
     mountain casts (column 4 of ``feats``, from :func:`attached_shadows`): there it may be much
-    darker, and its colour is judged loosely (the light of a shadow is the room's ambient light,
-    often of another colour than the lamp's)."""
+    darker, and its colour may move as a shadow's does (the light of a shadow is the room's
+    ambient light, often of another colour than the lamp's: :func:`shade_chroma_z`)."""
     f = feats[inside & (feats[:, 4] < 0.5)]
     if len(f) < 20:
         f = feats[inside]
@@ -138,7 +166,8 @@ def anomaly(feats: np.ndarray, inside: np.ndarray, reference: np.ndarray | None 
     spread = np.maximum(mad, np.array([0.6, 0.6, 2.0, 0.4]))
     in_shadow = feats[:, 4] > 0.5
     z_chroma = np.hypot((feats[:, 0] - med[0]) / spread[0], (feats[:, 1] - med[1]) / spread[1])
-    z_chroma = np.where(in_shadow, z_chroma / 3.0, z_chroma)
+    z_shade = shade_chroma_z(feats[:, 0] - med[0], feats[:, 1] - med[1], med[2] - feats[:, 2], spread[:2])
+    z_chroma = np.where(in_shadow, z_shade, z_chroma)
     floor = np.where(in_shadow, med[2] - 45.0, med[2] - 10.0)
     bright_hi = np.quantile(f[:, 2], 0.95)
     over = np.clip(feats[:, 2] - bright_hi, 0, None) / spread[2]
@@ -241,8 +270,10 @@ def anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
                  shadow: np.ndarray | None) -> _AnomalyMap | None:
     """The table's look (colour, brightness, texture: median and spread) learned inside the
     outer band's loop, less what the mountain hides, the markers and the card zone; then each
-    pixel's anomaly against it, as on the band (in the mountain's shadow, allowed darker and
-    judged loosely on colour). None when the play area cannot be drawn."""
+    pixel's anomaly against it, as on the band (in the mountain's shadow, allowed darker and its
+    colour judged as a shadow's, :func:`shade_chroma_z`; a shadow keeps the table's texture, so a
+    smooth stretch of a textured top is judged there too). None when the play area cannot be
+    drawn."""
     h, w = image.shape[:2]
     sw, sh = w // 4, h // 4
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
@@ -288,7 +319,8 @@ def anomaly_map(image: np.ndarray, view: View, layout, hidden: np.ndarray | None
     zmap = np.maximum(np.maximum(z_chroma, smooth), np.maximum(over, under))
     if shadow is not None:
         sh_small = cv2.resize(shadow, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
-        zmap = np.where(sh_small, np.maximum(z_chroma / 3.0, np.clip((med[2] - 45.0) - b, 0, None) / spread[2]), zmap)
+        z_shade = shade_chroma_z(f0 - med[0], f1 - med[1], med[2] - b, spread[:2]) * 0.8
+        zmap = np.where(sh_small, np.maximum(np.maximum(z_shade, smooth), np.clip((med[2] - 45.0) - b, 0, None) / spread[2]), zmap)
     out.z = cv2.blur(zmap.astype(np.float32), (3, 3))
     out.valid = True
     return out

@@ -6,7 +6,10 @@ over the mountain read as tall towers that hide its crossing of both bands (40);
 wood table of nearly its colour (16, 24, 84: seen by the arm's body, its sleeve or its shadow
 crossing the table round the markers; 8, straight down with no sleeve in sight: by the arm's
 whole body, faintly redder than the table all along); an arm held so high that its picture lies
-outside the bands (48); an arm reaching in under a tilted camera beside the mountain (72). The
+outside the bands (48); an arm reaching in under a tilted camera beside the mountain (72); a green
+sleeve over a grey top, read as towers whose shadow, cast along the arm under a light found
+there, once excused its colour (296: a shadow's colour moves along the daylight diagonal, a
+green sleeve's across it). The
 hand-free frames are positions of the same corpus whose arm frames the reader already told
 (0, 20) or that carry no arm (2).
 """
@@ -23,7 +26,7 @@ from companion.vision.hlc.layout import DEFAULT_LAYOUT
 from companion.vision.hlc.reader import HlcReader
 
 SEED = 2024
-ARM_POSITIONS = (8, 16, 24, 40, 48, 72, 84)
+ARM_POSITIONS = (8, 16, 24, 40, 48, 72, 84, 296)
 
 
 def _arm_frame(index: int):
