@@ -136,10 +136,10 @@ def shade_chroma_z(d_b: np.ndarray, d_r: np.ndarray, depth: np.ndarray, spread: 
     chroma ``spread``. A shadow is lit by the room's ambient light alone, whose colour differs
     from the lamp's or the sun's along the daylight locus (bluer or redder, green nearly at
     their mean): a shadow's chroma moves along that diagonal, by a share of its depth. A green
-    sleeve moves across it, skin towards red by more than a shadow's depth allows: judged
-    loosely on colour, as a shadow once was (a third of the lit table's z-score), both passed
-    for the shade of a tower read on the arm under a light found along it (seed 2024 arm frames
-    176 and 296 of `companion bench vision`)."""
+    sleeve moves across it; skin brighter than the table is in no shadow. Judged loosely on
+    colour, as a shadow once was (a third of the lit table's z-score), a green sleeve passed for
+    the shade of towers read on the arm under a light found along it (seed 2024 arm frame 296
+    of `companion bench vision`)."""
     depth = np.clip(depth, 0.0, None)
     along = (d_b - d_r) / np.sqrt(2.0)
     across = (d_b + d_r) / np.sqrt(2.0)
